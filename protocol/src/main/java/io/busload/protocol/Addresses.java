@@ -1,0 +1,24 @@
+package io.busload.protocol;
+
+/** Every event-bus address, dotted lowercase, in one place. */
+public final class Addresses {
+  /** Agent to coordinator, request/reply: {@link AgentHello}, answered with an {@link Ack}. */
+  public static final String AGENT_HELLO = "busload.agent.hello";
+  /** Agent to coordinator, send: {@link Heartbeat}. */
+  public static final String AGENT_HEARTBEAT = "busload.agent.heartbeat";
+  /** Agent to coordinator, request/reply: {@link KernelResult}, acked only after it is committed. */
+  public static final String RESULTS = "busload.results";
+  /** Agent to coordinator, request/reply: {@link RunStatus}. */
+  public static final String RUN_STATUS = "busload.run.status";
+  /** Coordinator to everyone, publish: a {@link KernelResult} once it is stored. */
+  public static final String LIVE_RESULTS = "busload.live.results";
+  /** Coordinator to everyone, publish: a {@link RunStatus} once the coordinator has recorded it. */
+  public static final String LIVE_RUNS = "busload.live.runs";
+
+  private Addresses() {}
+
+  /** Coordinator to one agent, request/reply: {@link RunRequest}, answered with an {@link Ack} on acceptance. */
+  public static String agentRuns(String agentId) {
+    return "busload.agent." + agentId + ".runs";
+  }
+}

@@ -1,0 +1,67 @@
+package io.busload.protocol;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * One kernel measured once on one device: the unit the coordinator stores, by {@code id}.
+ *
+ * <p>All figures are SI: seconds per launch, bytes, bytes per second. {@code bandwidth} is null unless the
+ * output passed its check (a number is reported only for a kernel whose output was right).
+ *
+ * @param id made by the agent when measured; storing is an upsert by it
+ * @param runId null when measured standalone (CLI)
+ * @param params the kernel's parameters, sorted by name (numbers, strings or booleans)
+ * @param valid whether the output matched the CPU reference
+ * @param mismatches the first mismatches (index, expected, actual) when invalid, or the error that failed it
+ * @param medianSeconds median time of one launch over the samples
+ * @param relativeSpread (max - min) / median over the samples
+ * @param samples seconds per launch, one per sample, in measuring order
+ * @param launchesPerSample launches timed between one event pair per sample
+ * @param warmupLaunches launches run before the first sample
+ * @param bytesRead useful bytes read by one launch
+ * @param bytesWritten useful bytes written by one launch
+ * @param bytes {@code bytesRead + bytesWritten}
+ * @param bandwidth {@code bytes / medianSeconds} in bytes per second; null when invalid
+ * @param method how it was measured, in words, for whoever reads the number
+ */
+public record KernelResult(
+    int schemaVersion,
+    UUID id,
+    String runId,
+    String sweepId,
+    String agentId,
+    String agentVersion,
+    String fatbinHash,
+    DeviceInfo device,
+    String suite,
+    String kernel,
+    Map<String, Object> params,
+    boolean valid,
+    List<String> mismatches,
+    double medianSeconds,
+    double minSeconds,
+    double maxSeconds,
+    double relativeSpread,
+    List<Double> samples,
+    int launchesPerSample,
+    int warmupLaunches,
+    long bytesRead,
+    long bytesWritten,
+    long bytes,
+    Double bandwidth,
+    String method,
+    Instant measuredAt) implements Protocol.Message {
+
+  public KernelResult {
+    params = new TreeMap<>(params);
+    mismatches = List.copyOf(mismatches);
+    samples = List.copyOf(samples);
+    if (!valid) {
+      bandwidth = null;
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package io.busload.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import io.busload.protocol.JsonCodec;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 2, "done when": one real measurement flows from an agent (CPU backend), over the clustered event bus,
+ * into the coordinator's store, back out as CSV, and onto the live chart of a real headless Chromium.
+ */
+class FleetEndToEndIT {
+  static final Path WORK = Path.of("target", "e2e");
+  static LocalFleet fleet;
+
+  @BeforeAll
+  static void startFleet() throws Exception {
+    Files.createDirectories(WORK);
+    fleet = new LocalFleet(Files.createTempDirectory(WORK, "fleet-"));
+    fleet.startCoordinator();
+    fleet.startAgent();
+    fleet.startDashboard();
+  }
+
+  @AfterAll
+  static void stopFleet() throws Exception {
+    if (fleet != null) {
+      fleet.close();
+    }
+  }
+
+  @Test
+  void sweep_fromRest_isStoredExportedAsCsvAndDrawnLiveInBrowser() throws Exception {
+    String deviceId = awaitOnlineCpuDevice();
+    JsonNode results;
+    String sweepId;
+    awaitHttp(fleet.dashboardUrl() + "/", "dashboard");
+
+    try (Playwright playwright = Playwright.create();
+        Browser browser = playwright.chromium().launch(chromium())) {
+      Page page = browser.newPage();
+      page.navigate(fleet.dashboardUrl() + "/");
+      page.waitForSelector("busload-echart");
+      double pointsBefore = chartPoints(page).size();
+
+      HttpResponse<String> created = fleet.post(fleet.coordinatorUrl() + "/api/sweeps",
+          "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      String id = JsonCodec.MAPPER.readTree(created.body()).get("id").asText();
+      sweepId = id;
+
+      JsonNode sweep = await("sweep " + id + " done", 180, () -> {
+        JsonNode s = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps/" + id, "application/json"));
+        return "DONE".equals(s.path("state").asText()) ? s : null;
+      });
+      assertThat(sweep.path("completed").asInt()).isEqualTo(sweep.path("total").asInt()).isPositive();
+
+      results = json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId,
+          "application/json"));
+      List<Double> stridedGbps = new ArrayList<>();
+      for (JsonNode result : results) {
+        assertThat(result.path("valid").asBoolean()).as(result.toString()).isTrue();
+        assertThat(result.path("device").path("kind").asText()).isEqualTo("cpu");
+        assertThat(result.path("device").path("name").asText()).startsWith("CPU");
+        assertThat(result.path("bandwidth").asDouble()).isPositive();
+        if (result.path("params").has("stride")) {
+          stridedGbps.add(result.path("bandwidth").asDouble() / 1e9);
+        }
+      }
+      assertThat(stridedGbps).hasSize(6); // stride 1, 2, 4, 8, 16, 32
+
+      HttpResponse<String> csv = fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId, "text/csv");
+      assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+      List<String> lines = csv.body().lines().filter(l -> !l.isBlank()).toList();
+      assertThat(lines.getFirst()).startsWith("id,").contains("kernel", "bandwidth");
+      assertThat(lines).hasSize(results.size() + 1);
+      assertThat(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId + "&format=csv", "*/*")
+          .body()).isEqualTo(csv.body());
+
+      // Pushed to the open page, not reloaded: every strided result is a point on the chart.
+      List<Double> drawn = await("chart holds the sweep's points", 30, () -> {
+        List<Double> ys = chartPoints(page);
+        return stridedGbps.stream().allMatch(v -> ys.stream().anyMatch(y -> Math.abs(y - v) <= 1e-6 * v + 1e-9))
+            ? ys : null;
+      });
+      assertThat(drawn.size()).isGreaterThanOrEqualTo((int) pointsBefore + 6);
+      Files.createDirectories(Path.of("target", "screenshots"));
+      page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target", "screenshots", "live-e2e.png"))
+          .setFullPage(true));
+    }
+
+    // kill -9 the coordinator and start it again on the same data: every stored result is still there.
+    List<String> storedIds = new ArrayList<>();
+    results.forEach(r -> storedIds.add(r.path("id").asText()));
+    fleet.kill("coordinator");
+    fleet.startCoordinator();
+    String restartedSweep = sweepId;
+    List<String> afterRestart = await("coordinator back with the sweep's results", 150, () -> {
+      List<String> ids = new ArrayList<>();
+      json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + restartedSweep, "application/json"))
+          .forEach(r -> ids.add(r.path("id").asText()));
+      return ids.isEmpty() ? null : ids;
+    });
+    assertThat(afterRestart).containsExactlyInAnyOrderElementsOf(storedIds);
+  }
+
+  @Test
+  void sweep_unknownSuite_is400NamingTheField() throws Exception {
+    awaitHttp(fleet.coordinatorUrl() + "/api/agents", "coordinator");
+    HttpResponse<String> response = fleet.post(fleet.coordinatorUrl() + "/api/sweeps", "{\"suite\":\"nope\"}");
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    assertThat(json(response).path("field").asText()).isEqualTo("suite");
+    assertThat(response.body()).contains("nope");
+  }
+
+  private static String awaitOnlineCpuDevice() throws Exception {
+    return await("agent " + fleet.agentId + " online with a CPU device", 150, () -> {
+      if (!fleet.alive("coordinator") || !fleet.alive("agent")) {
+        throw new AssertionError("a process exited:\n--- coordinator\n" + fleet.log("coordinator")
+            + "\n--- agent\n" + fleet.log("agent"));
+      }
+      for (JsonNode agent : json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))) {
+        if (fleet.agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
+          for (JsonNode device : agent.path("devices")) {
+            if ("cpu".equals(device.path("kind").asText())) {
+              return device.path("id").asText();
+            }
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  private static void awaitHttp(String url, String what) throws Exception {
+    await(what + " answering at " + url, 150, () -> fleet.get(url, "*/*").statusCode() == 200 ? true : null);
+  }
+
+  /** Every y value of every series of every chart in the page, read from ECharts itself. */
+  @SuppressWarnings("unchecked")
+  private static List<Double> chartPoints(Page page) {
+    Object raw = page.evaluate("""
+        () => [...document.querySelectorAll('busload-echart')].flatMap(el => {
+          const option = el.option ? el.option() : null;
+          if (!option || !option.series) return [];
+          return option.series.flatMap(s => (s.data || []).map(d => {
+            const v = Array.isArray(d) ? d : (d && d.value);
+            return Array.isArray(v) ? Number(v[1]) : Number(v);
+          }));
+        })""");
+    List<Double> ys = new ArrayList<>();
+    for (Object value : (List<Object>) raw) {
+      if (value instanceof Number n) {
+        ys.add(n.doubleValue());
+      }
+    }
+    return ys;
+  }
+
+  private static BrowserType.LaunchOptions chromium() throws Exception {
+    Path profile = Files.createTempDirectory(WORK, "chromium-");
+    return new BrowserType.LaunchOptions()
+        .setExecutablePath(Paths.get("/usr/bin/chromium"))
+        .setHeadless(true)
+        .setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--user-data-dir=" + profile.toAbsolutePath()));
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws Exception {
+    return JsonCodec.MAPPER.readTree(response.body());
+  }
+
+  private static <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        T value = probe.call();
+        if (value != null) {
+          return value;
+        }
+      } catch (java.io.IOException e) {
+        last = e; // not up yet
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("timed out waiting for " + what + (last == null ? "" : " (last: " + last + ")")
+        + "\n--- coordinator log\n" + tail(fleet.log("coordinator")) + "\n--- agent log\n" + tail(fleet.log("agent"))
+        + "\n--- dashboard log\n" + tail(fleet.log("dashboard")));
+  }
+
+  private static String tail(String log) {
+    return log.length() > 4000 ? log.substring(log.length() - 4000) : log;
+  }
+}

@@ -1,0 +1,159 @@
+package io.busload.deploy;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The three processes of a fleet, started from the built bundle exactly as {@code ./busload up} starts them,
+ * but on a cluster of their own (unique name, free ports, loopback) so a developer's running fleet is never met.
+ */
+final class LocalFleet implements AutoCloseable {
+  final Path bundle = Path.of(System.getProperty("busload.bundle", "target/bundle"));
+  final Path logs;
+  final Path data;
+  final String clusterName = "busload-e2e-" + UUID.randomUUID();
+  final int clusterPort = freeRange();
+  final int coordinatorPort = freePort();
+  final int dashboardPort = freePort();
+  final String agentId = "e2e-agent-" + UUID.randomUUID().toString().substring(0, 8);
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Map<String, Process> processes = new HashMap<>();
+
+  LocalFleet(Path work) throws IOException {
+    logs = Files.createDirectories(work.resolve("logs"));
+    data = Files.createDirectories(work.resolve("data"));
+  }
+
+  String coordinatorUrl() {
+    return "http://127.0.0.1:" + coordinatorPort;
+  }
+
+  String dashboardUrl() {
+    return "http://127.0.0.1:" + dashboardPort;
+  }
+
+  void startCoordinator() throws IOException {
+    start("coordinator", List.of("-cp", classpath("coordinator.jar"), "io.busload.coordinator.Main",
+        "--data", data.toString(), "--http-port", String.valueOf(coordinatorPort)), Map.of());
+  }
+
+  void startAgent() throws IOException {
+    start("agent", List.of("-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent"),
+        Map.of("BUSLOAD_AGENT_ID", agentId));
+  }
+
+  void startDashboard() throws IOException {
+    start("dashboard", List.of("-jar", bundle.resolve("dashboard.jar").toString()),
+        Map.of("SERVER_PORT", String.valueOf(dashboardPort), "BUSLOAD_COORDINATOR_URL", coordinatorUrl()));
+  }
+
+  /** kill -9: what a crash or a power cut does, so nothing gets a chance to flush. */
+  void kill(String name) throws InterruptedException {
+    Process process = processes.remove(name);
+    if (process != null) {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  boolean alive(String name) {
+    Process process = processes.get(name);
+    return process != null && process.isAlive();
+  }
+
+  HttpResponse<String> get(String url, String accept) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", accept)
+        .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> post(String url, String json) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+        .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  String log(String name) {
+    try {
+      return Files.readString(logs.resolve(name + ".log"));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  private void start(String name, List<String> args, Map<String, String> extraEnv) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.addAll(Arrays.asList(System.getProperty("busload.jvmFlags", "--enable-native-access=ALL-UNNAMED")
+        .trim().split("\\s+")));
+    command.add("-Xmx768m");
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile()));
+    Map<String, String> env = builder.environment();
+    env.put("BUSLOAD_CLUSTER_NAME", clusterName);
+    env.put("BUSLOAD_CLUSTER_HOST", "127.0.0.1");
+    env.put("BUSLOAD_CLUSTER_PORT", String.valueOf(clusterPort));
+    env.put("BUSLOAD_CLUSTER_MEMBERS", "127.0.0.1");
+    env.put("BUSLOAD_EVENTBUS_PORT", "0");
+    env.putAll(extraEnv);
+    processes.put(name, builder.start());
+  }
+
+  private String classpath(String jar) {
+    return bundle.resolve(jar) + java.io.File.pathSeparator + bundle.resolve("lib") + "/*";
+  }
+
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port", e);
+    }
+  }
+
+  /** A port whose next 20 are free too: Hazelcast tries the range. */
+  private static int freeRange() {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = ThreadLocalRandom.current().nextInt(20000, 40000);
+      boolean free = true;
+      for (int port = base; port < base + 21 && free; port++) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+          socket.setReuseAddress(true);
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return base;
+      }
+    }
+    throw new IllegalStateException("no free port range for Hazelcast");
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    for (String name : List.copyOf(processes.keySet())) {
+      Process process = processes.remove(name);
+      process.destroy();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Packs what a GPU machine without Java needs to run the agent: a jlink runtime (.carry/jre.tar.xz) and the
+# agent jar with its dependencies (.carry/agent/). Run here, then name .carry in the device tool's carry list.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+JDK=${JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
+CARRY="$ROOT/.carry"
+rm -rf "$CARRY/agent" && mkdir -p "$CARRY/agent/lib"
+./busload mvn -q -pl agent dependency:copy-dependencies -DincludeScope=runtime \
+  -DoutputDirectory="$CARRY/agent/lib" >/dev/null
+cp agent/target/busload-agent-*.jar "$CARRY/agent/agent.jar"
+# Hazelcast and the web stack never load in `run` mode, but keep the runtime whole for `agent` mode too.
+modules=$("$JDK/bin/jdeps" --ignore-missing-deps --multi-release 25 --print-module-deps \
+  --class-path "$CARRY/agent/lib/*" "$CARRY/agent/agent.jar" 2>/dev/null || true)
+modules="${modules:+$modules,}java.management,jdk.management,jdk.unsupported,java.naming,java.net.http,jdk.crypto.ec,jdk.zipfs"
+echo "runtime modules: $modules"
+rm -rf "$CARRY/jre" "$CARRY/jre.tar.xz"
+"$JDK/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=zip-9 \
+  --output "$CARRY/jre"
+tar -C "$CARRY" -cJf "$CARRY/jre.tar.xz" jre && rm -rf "$CARRY/jre"
+du -sh "$CARRY/jre.tar.xz" "$CARRY/agent"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (no Java there): unpack the carried runtime, record the machine, run the
+# stride suite through ./busload run, keep everything under $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+mkdir -p /tmp/busload && tar -C /tmp/busload -xJf .carry/jre.tar.xz
+export BUSLOAD_JAVA=/tmp/busload/jre/bin/java BUSLOAD_BUNDLE="$PWD/.carry/agent"
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,pstate,temperature.gpu --format=csv
+  nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv
+  "$BUSLOAD_JAVA" -version 2>&1 | head -1
+} 2>&1 | tee "$OUT/machine.txt"
+./busload run --suite stride --format table 2>&1 | tee "$OUT/stride-table.txt"
+./busload run --suite stride --format json > "$OUT/stride.json" 2> "$OUT/stride-json.err"
+./busload run --suite stride --format csv > "$OUT/stride.csv" 2> "$OUT/stride-csv.err"
+./busload run --suite stride --device cpu --option elements=1048576 --format table 2>&1 | tee "$OUT/stride-cpu-table.txt"

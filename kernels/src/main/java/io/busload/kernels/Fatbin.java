@@ -1,0 +1,50 @@
+package io.busload.kernels;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The fatbin nvcc built from {@code src/main/cuda} during the Maven build (SASS for sm_75..sm_120 and PTX),
+ * read from the class path. Its hash goes into every result so a number names the exact code that ran.
+ */
+public final class Fatbin {
+  public static final String RESOURCE = "io/busload/kernels/busload.fatbin";
+
+  private static volatile byte[] cached;
+
+  private Fatbin() {}
+
+  /** The fatbin's bytes (a copy); {@link IllegalStateException} if the build did not produce it. */
+  public static byte[] bytes() {
+    return load().clone();
+  }
+
+  /** SHA-256 of the fatbin, lowercase hex. */
+  public static String sha256() {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(load()));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  private static byte[] load() {
+    byte[] bytes = cached;
+    if (bytes == null) {
+      try (InputStream in = Fatbin.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+        if (in == null) {
+          throw new IllegalStateException(RESOURCE + " is not on the class path: build busload-kernels with nvcc");
+        }
+        bytes = in.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + RESOURCE, e);
+      }
+      cached = bytes;
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The kernel catalog as data (issue 2, must-have 4): for every kernel its CUDA entry point, parameter axes,
+ * launch geometry, traffic model, coalescing model (from simulating a warp's 32 addresses) and CPU reference
+ * check, plus the fatbin nvcc built from {@code src/main/cuda}.
+ *
+ * <p>It exists apart from the agent so that the coordinator and the dashboard can validate suites and options
+ * and explain results without a GPU, JCuda or Vert.x on their class path.
+ */
+package io.busload.kernels;

@@ -1,0 +1,65 @@
+package io.busload.coordinator;
+
+import io.busload.protocol.Codecs;
+import io.busload.protocol.cluster.Cluster;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+/** A running coordinator: the Vert.x it lives in and its deployment, so it can be stopped as a whole. */
+public final class Coordinator {
+  private final Vertx vertx;
+  private final CoordinatorVerticle verticle;
+  private final String deploymentId;
+  private final boolean ownsVertx;
+
+  private Coordinator(Vertx vertx, CoordinatorVerticle verticle, String deploymentId, boolean ownsVertx) {
+    this.vertx = vertx;
+    this.verticle = verticle;
+    this.deploymentId = deploymentId;
+    this.ownsVertx = ownsVertx;
+  }
+
+  /** Joins the cluster described by the settings and deploys the coordinator in it. */
+  public static Future<Coordinator> start(CoordinatorSettings settings) {
+    return Cluster.start(settings.cluster()).compose(vertx -> deploy(vertx, settings, true)
+        .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e))));
+  }
+
+  /**
+   * Deploys into a Vert.x the caller owns and closes (tests use a plain one when no other member is
+   * involved). Codecs are registered unless they already are.
+   */
+  public static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings) {
+    return deploy(vertx, settings, false);
+  }
+
+  private static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings, boolean ownsVertx) {
+    if (!ownsVertx) {
+      registerCodecs(vertx);
+    }
+    CoordinatorVerticle verticle = new CoordinatorVerticle(settings);
+    return vertx.deployVerticle(verticle).map(id -> new Coordinator(vertx, verticle, id, ownsVertx));
+  }
+
+  private static void registerCodecs(Vertx vertx) {
+    try {
+      Codecs.register(vertx);
+    } catch (IllegalStateException alreadyRegistered) {
+      // Cluster.start registers them; a second registration is refused and changes nothing.
+    }
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public int httpPort() {
+    return verticle.httpPort();
+  }
+
+  /** Undeploys (closing the REST server and the store) and, when it started it, leaves the cluster. */
+  public Future<Void> stop() {
+    Future<Void> undeployed = vertx.undeploy(deploymentId);
+    return ownsVertx ? undeployed.eventually(vertx::close) : undeployed;
+  }
+}

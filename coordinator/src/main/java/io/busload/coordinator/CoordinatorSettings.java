@@ -1,0 +1,61 @@
+package io.busload.coordinator;
+
+import io.busload.protocol.cluster.ClusterSettings;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything the coordinator is told, resolved once before it starts: command line over environment over
+ * defaults.
+ *
+ * @param dataDir where the database lives; a restart on the same directory finds every stored result
+ * @param httpHost interface for the REST API; loopback unless the fleet's other hosts need it
+ * @param httpPort REST port; 0 picks a free one (tests)
+ * @param cluster how to join the fleet's cluster
+ */
+public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster) {
+  public static final int DEFAULT_HTTP_PORT = 8081;
+  public static final int DEFAULT_EVENT_BUS_PORT = 7701;
+  public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
+
+  public CoordinatorSettings {
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(httpHost, "httpHost");
+    if (httpPort < 0 || httpPort > 65535) {
+      throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
+    }
+  }
+
+  /**
+   * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
+   * {@code BUSLOAD_HTTP_PORT} and the {@code BUSLOAD_CLUSTER_*} variables, over the defaults of
+   * docs/contract.md.
+   */
+  public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
+      Map<String, String> env, String userHome) {
+    Path dataDir = dataOption != null ? dataOption
+        : present(env.get("BUSLOAD_DATA")) ? Path.of(env.get("BUSLOAD_DATA").trim())
+        : Path.of(userHome, ".busload", "coordinator");
+    String httpHost = httpHostOption != null ? httpHostOption
+        : present(env.get("BUSLOAD_HTTP_HOST")) ? env.get("BUSLOAD_HTTP_HOST").trim() : DEFAULT_HTTP_HOST;
+    int httpPort = httpPortOption != null ? httpPortOption : port(env.get("BUSLOAD_HTTP_PORT"));
+    ClusterSettings cluster = ClusterSettings.fromEnvironment(env, ClusterSettings.COORDINATOR, DEFAULT_EVENT_BUS_PORT);
+    return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster);
+  }
+
+  private static boolean present(String value) {
+    return value != null && !value.isBlank();
+  }
+
+  private static int port(String value) {
+    if (!present(value)) {
+      return DEFAULT_HTTP_PORT;
+    }
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("BUSLOAD_HTTP_PORT: not a port number: '" + value + "'");
+    }
+  }
+}

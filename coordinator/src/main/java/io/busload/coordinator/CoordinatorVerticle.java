@@ -1,0 +1,112 @@
+package io.busload.coordinator;
+
+import io.busload.coordinator.api.RestApi;
+import io.busload.coordinator.fleet.Fleet;
+import io.busload.coordinator.fleet.Intake;
+import io.busload.coordinator.fleet.RunQueues;
+import io.busload.coordinator.store.KnownAgent;
+import io.busload.coordinator.store.Run;
+import io.busload.coordinator.store.Store;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator: store, fleet state, run queues, event-bus intake and REST API in one verticle.
+ *
+ * <p>One verticle instance on purpose: its event loop is the only thread that touches {@link Fleet} and
+ * {@link RunQueues}, which is what keeps "one run at a time per device" free of locks and races. The
+ * database work, which blocks, runs on worker threads.
+ */
+public final class CoordinatorVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
+  /** Often enough to see an agent go offline within a second of the 10 s limit. */
+  private static final long TICK_MILLIS = 1000;
+
+  private final CoordinatorSettings settings;
+  private final Clock clock;
+  private Store store;
+  private HttpServer server;
+  private long timer = -1;
+
+  public CoordinatorVerticle(CoordinatorSettings settings) {
+    this(settings, Clock.systemUTC());
+  }
+
+  CoordinatorVerticle(CoordinatorSettings settings, Clock clock) {
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  /** The REST port actually bound (differs from the setting when it was 0). */
+  public int httpPort() {
+    return server.actualPort();
+  }
+
+  @Override
+  public Future<?> start() {
+    record Remembered(Store store, List<KnownAgent> agents, List<Run> active) {}
+    return vertx.executeBlocking(() -> {
+      Store opened = Store.open(settings.dataDir());
+      try {
+        return new Remembered(opened, opened.agents(), opened.activeRuns());
+      } catch (RuntimeException e) {
+        opened.close();
+        throw e;
+      }
+    }).compose(remembered -> {
+      store = remembered.store();
+      Fleet fleet = new Fleet();
+      remembered.agents().forEach(fleet::remember);
+      RunQueues queues = new RunQueues(vertx, store, fleet, clock);
+      queues.restore(remembered.active());
+      Intake intake = new Intake(vertx, store, fleet, queues, clock);
+      RestApi api = new RestApi(vertx, store, fleet, queues, clock);
+      timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues));
+      LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
+          remembered.active().size());
+      return intake.register()
+          .compose(consumers -> vertx.createHttpServer(new HttpServerOptions()
+                  .setHost(settings.httpHost()).setPort(settings.httpPort()))
+              .requestHandler(api.router())
+              .listen())
+          .onSuccess(listening -> {
+            server = listening;
+            LOG.info("REST API on http://{}:{}/api/agents, data in {}", settings.httpHost(),
+                listening.actualPort(), settings.dataDir());
+            queues.wake(fleet.devices());
+          });
+    });
+  }
+
+  private void tick(Fleet fleet, RunQueues queues) {
+    Instant now = clock.instant();
+    for (String agentId : fleet.expire(now)) {
+      Instant lastSeen = fleet.lastSeen(agentId).orElse(now);
+      LOG.warn("agent {} offline: no heartbeat since {}", agentId, lastSeen);
+      vertx.executeBlocking(() -> {
+        store.touchAgent(agentId, lastSeen);
+        return null;
+      }, false).onFailure(e -> LOG.error("cannot record when agent {} was last seen", agentId, e));
+    }
+    queues.dispatch();
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+    return closed.eventually(() -> store == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      store.close();
+      return null;
+    }));
+  }
+}

@@ -1,0 +1,219 @@
+package io.busload.coordinator.fleet;
+
+import io.busload.coordinator.store.QueuedRun;
+import io.busload.coordinator.store.Run;
+import io.busload.coordinator.store.Store;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.Heartbeat;
+import io.busload.protocol.Protocol;
+import io.busload.protocol.RunRequest;
+import io.busload.protocol.RunStatus;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One queue per device, kept in the store: a device gets its oldest queued run when it is idle and its agent
+ * online, and the next one only when that run reports DONE or FAILED (ARCHITECTURE.md: one benchmark at a
+ * time per GPU).
+ *
+ * <p>Confined to the coordinator verticle's event loop like {@link Fleet}; store calls go to worker threads.
+ */
+public final class RunQueues {
+  private static final Logger LOG = LoggerFactory.getLogger(RunQueues.class);
+  /** The agent acks a run request at once (docs/contract.md); silence this long means it did not get it. */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** After a failed request, leave the device alone this long rather than hammer an agent that is leaving. */
+  static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+  /**
+   * A run is taken as lost when its agent's heartbeat says the device is idle and nothing was heard of the
+   * run for this long: long enough for results still being retried from the agent's outbox to arrive.
+   */
+  static final Duration LOST_AFTER = Duration.ofSeconds(30);
+
+  private final Vertx vertx;
+  private final Store store;
+  private final Fleet fleet;
+  private final Clock clock;
+  /** Devices with a run requested or running: the one-at-a-time rule lives in this map. */
+  private final Map<String, Busy> busy = new HashMap<>();
+  /** Devices that may have queued runs; cleared when the store says a device's queue is empty. */
+  private final Set<String> mayHaveWork = new LinkedHashSet<>();
+  private final Map<String, Instant> retryAfter = new HashMap<>();
+
+  /** {@code runId} is null while the store is asked for the next run. */
+  private record Busy(String runId, boolean accepted, Instant lastNews) {}
+
+  public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock) {
+    this.vertx = vertx;
+    this.store = store;
+    this.fleet = fleet;
+    this.clock = clock;
+  }
+
+  /** After a restart: runs the store has as RUNNING still occupy their devices until they report or are lost. */
+  public void restore(List<Run> active) {
+    Instant now = clock.instant();
+    for (Run run : active) {
+      busy.put(run.deviceId(), new Busy(run.runId(), true, now));
+    }
+  }
+
+  /** Something may have changed for these devices (new sweep, agent back online): look at their queues. */
+  public void wake(Collection<String> deviceIds) {
+    mayHaveWork.addAll(deviceIds);
+    dispatch();
+  }
+
+  /** Starts the next run on every idle device of an online agent that may have queued work. */
+  public void dispatch() {
+    Instant now = clock.instant();
+    for (String deviceId : List.copyOf(mayHaveWork)) {
+      Optional<String> agentId = fleet.agentOf(deviceId);
+      if (busy.containsKey(deviceId) || agentId.isEmpty() || !fleet.online(agentId.get(), now)
+          || retryAfter.getOrDefault(deviceId, Instant.MIN).isAfter(now)) {
+        continue;
+      }
+      Busy asking = new Busy(null, false, now);
+      busy.put(deviceId, asking);
+      blocking(() -> store.nextQueuedRun(deviceId)).onComplete(next -> {
+        if (busy.get(deviceId) != asking) {
+          return;
+        }
+        if (next.failed()) {
+          LOG.error("cannot read the queue of {}", deviceId, next.cause());
+          release(deviceId, true);
+        } else if (next.result().isEmpty()) {
+          busy.remove(deviceId);
+          mayHaveWork.remove(deviceId);
+        } else {
+          request(agentId.get(), next.result().get());
+        }
+      });
+    }
+  }
+
+  private void request(String agentId, QueuedRun run) {
+    Instant now = clock.instant();
+    busy.put(run.deviceId(), new Busy(run.runId(), false, now));
+    RunRequest request = new RunRequest(Protocol.SCHEMA_VERSION, run.runId(), run.sweepId(), run.deviceId(),
+        run.suite(), run.options());
+    LOG.info("run {} of sweep {}: asking {} to run suite {} on {}", run.runId(), run.sweepId(), agentId,
+        run.suite(), run.deviceId());
+    vertx.eventBus().<Ack>request(Addresses.agentRuns(agentId), request,
+        new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT.toMillis())).onComplete(reply -> {
+          if (reply.failed()) {
+            // Still QUEUED in the store: the next dispatch after RETRY_AFTER asks again.
+            LOG.warn("run {}: agent {} did not take it: {}", run.runId(), agentId, reply.cause().getMessage());
+            if (isBusyWith(run.deviceId(), run.runId())) {
+              release(run.deviceId(), true);
+            }
+            return;
+          }
+          Ack ack = reply.result().body();
+          if (ack.ok()) {
+            accepted(run);
+          } else {
+            refused(run, agentId, ack.reason());
+          }
+        });
+  }
+
+  private void accepted(QueuedRun run) {
+    if (isBusyWith(run.deviceId(), run.runId())) {
+      busy.put(run.deviceId(), new Busy(run.runId(), true, clock.instant()));
+    }
+    blocking(() -> {
+      store.markAccepted(run.runId(), clock.instant());
+      return null;
+    }).onFailure(e -> LOG.error("run {}: cannot record that it was accepted", run.runId(), e));
+  }
+
+  private void refused(QueuedRun run, String agentId, String reason) {
+    String message = "refused by agent " + agentId + ": " + reason;
+    LOG.warn("run {}: {}", run.runId(), message);
+    end(run.deviceId(), run.runId(), run.sweepId(), agentId, RunStatus.State.FAILED, message);
+  }
+
+  /** An agent reported on a run; once the run is finished its device takes the next one. */
+  public void onStatus(Run run) {
+    if (!isBusyWith(run.deviceId(), run.runId())) {
+      return;
+    }
+    if (run.finished()) {
+      busy.remove(run.deviceId());
+      mayHaveWork.add(run.deviceId());
+      dispatch();
+    } else {
+      busy.put(run.deviceId(), new Busy(run.runId(), true, clock.instant()));
+    }
+  }
+
+  /** A heartbeat that says a device is idle while the coordinator thinks it runs something may reveal a lost run. */
+  public void onHeartbeat(Heartbeat heartbeat) {
+    Instant now = clock.instant();
+    for (Heartbeat.DeviceState state : heartbeat.devices()) {
+      Busy b = busy.get(state.deviceId());
+      if (state.runId() == null && b != null && b.accepted() && b.lastNews().plus(LOST_AFTER).isBefore(now)) {
+        String message = "lost: agent " + heartbeat.agentId() + " reports the device idle and has not reported on the"
+            + " run for " + LOST_AFTER.toSeconds() + " s";
+        LOG.warn("run {}: {}", b.runId(), message);
+        end(state.deviceId(), b.runId(), null, heartbeat.agentId(), RunStatus.State.INTERRUPTED, message);
+      } else if (state.runId() != null && b != null && state.runId().equals(b.runId())) {
+        busy.put(state.deviceId(), new Busy(b.runId(), true, now));
+      }
+    }
+  }
+
+  /**
+   * Ends a run the coordinator gave up on and tells the dashboards. The device is freed at once; the run is
+   * no longer QUEUED, so the next dispatch cannot pick it again.
+   */
+  private void end(String deviceId, String runId, String sweepId, String agentId, RunStatus.State state,
+      String message) {
+    busy.remove(deviceId);
+    blocking(() -> {
+      store.endRun(runId, state, message, clock.instant());
+      return null;
+    }).onComplete(done -> {
+      if (done.failed()) {
+        LOG.error("run {}: cannot record it as {}", runId, state, done.cause());
+      } else {
+        vertx.eventBus().publish(Addresses.LIVE_RUNS, new RunStatus(Protocol.SCHEMA_VERSION, runId, sweepId,
+            agentId, deviceId, state, 0, 0, message, clock.instant()));
+      }
+      mayHaveWork.add(deviceId);
+      dispatch();
+    });
+  }
+
+  private void release(String deviceId, boolean backOff) {
+    busy.remove(deviceId);
+    if (backOff) {
+      retryAfter.put(deviceId, clock.instant().plus(RETRY_AFTER));
+    }
+  }
+
+  private boolean isBusyWith(String deviceId, String runId) {
+    Busy b = busy.get(deviceId);
+    return b != null && runId.equals(b.runId());
+  }
+
+  private <T> Future<T> blocking(Callable<T> work) {
+    return vertx.executeBlocking(work, false);
+  }
+}

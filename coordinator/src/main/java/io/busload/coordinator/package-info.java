@@ -1,0 +1,9 @@
+/**
+ * The coordinator process (issue 2, must-have 6): the one member of the fleet that remembers.
+ *
+ * <p>Agents forget a result once it is acked and dashboards only read, so everything durable lives behind
+ * this package: {@link io.busload.coordinator.Main} resolves the settings once into a {@link
+ * io.busload.coordinator.CoordinatorSettings}, joins the cluster and deploys one {@link
+ * io.busload.coordinator.CoordinatorVerticle}, which owns the fleet state, the store and the REST API.
+ */
+package io.busload.coordinator;

@@ -1,0 +1,569 @@
+package io.busload.coordinator.store;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.busload.protocol.AgentHello;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.RunStatus;
+import io.vertx.core.Context;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * JDBC access to the coordinator's database. Every method blocks; call them from worker threads only.
+ *
+ * <p>Writes that belong together (a sweep and its runs, a result and its samples, an agent and its devices)
+ * commit in one transaction, so an ack sent after a method returns means the data is on disk.
+ */
+public final class Store implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Store.class);
+  private static final TypeReference<Map<String, String>> OPTIONS = new TypeReference<>() {};
+  private static final String RUN_COLUMNS = "id, sweep_id, device_id, agent_id, state, completed, total, message";
+
+  private final HikariDataSource pool;
+
+  private Store(HikariDataSource pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * PostgreSQL mode with lower-case identifiers and nulls sorted as PostgreSQL does, so that SQL written
+   * here behaves the same when PostgreSQL replaces H2.
+   */
+  public static String jdbcUrl(Path dataDir) {
+    return "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("busload")
+        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
+  }
+
+  /** Opens (creating if needed) the database in {@code dataDir} and brings its schema up to date. */
+  public static Store open(Path dataDir) {
+    requireWorker();
+    try {
+      Files.createDirectories(dataDir);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+    }
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("busload-store");
+    config.setJdbcUrl(jdbcUrl(dataDir));
+    config.setUsername("sa");
+    config.setPassword("");
+    config.setMaximumPoolSize(8);
+    config.setAutoCommit(true);
+    HikariDataSource pool = new HikariDataSource(config);
+    try {
+      var migration = Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
+      LOG.info("store at {}: schema version {} ({} migrations applied now)", dataDir,
+          migration.targetSchemaVersion, migration.migrationsExecuted);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return new Store(pool);
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+
+  // ---- agents and devices
+
+  /** Remembers an agent and its devices as its hello describes them. */
+  public void saveAgent(AgentHello hello, Instant seenAt) {
+    inTransaction(c -> {
+      try (PreparedStatement update = c.prepareStatement(
+          "UPDATE agents SET host = ?, agent_version = ?, fatbin_hash = ?, started_at = ?, last_seen = ? WHERE id = ?")) {
+        update.setString(1, hello.host());
+        update.setString(2, hello.agentVersion());
+        update.setString(3, hello.fatbinHash());
+        update.setObject(4, timestamp(hello.startedAt()));
+        update.setObject(5, timestamp(seenAt));
+        update.setString(6, hello.agentId());
+        if (update.executeUpdate() == 0) {
+          try (PreparedStatement insert = c.prepareStatement(
+              "INSERT INTO agents (host, agent_version, fatbin_hash, started_at, last_seen, id) VALUES (?, ?, ?, ?, ?, ?)")) {
+            insert.setString(1, hello.host());
+            insert.setString(2, hello.agentVersion());
+            insert.setString(3, hello.fatbinHash());
+            insert.setObject(4, timestamp(hello.startedAt()));
+            insert.setObject(5, timestamp(seenAt));
+            insert.setString(6, hello.agentId());
+            insert.executeUpdate();
+          }
+        }
+      }
+      for (DeviceInfo device : hello.devices()) {
+        saveDevice(c, hello.agentId(), device, seenAt);
+      }
+      return null;
+    });
+  }
+
+  private static void saveDevice(Connection c, String agentId, DeviceInfo device, Instant seenAt) throws SQLException {
+    String json = new String(JsonCodec.toJson(device), StandardCharsets.UTF_8);
+    try (PreparedStatement update = c.prepareStatement(
+        "UPDATE devices SET agent_id = ?, fingerprint = ?, kind = ?, name = ?, info_json = ?, last_seen = ? WHERE id = ?")) {
+      bindDevice(update, agentId, device, json, seenAt);
+      if (update.executeUpdate() == 0) {
+        try (PreparedStatement insert = c.prepareStatement(
+            "INSERT INTO devices (agent_id, fingerprint, kind, name, info_json, last_seen, id) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+          bindDevice(insert, agentId, device, json, seenAt);
+          insert.executeUpdate();
+        }
+      }
+    }
+  }
+
+  private static void bindDevice(PreparedStatement s, String agentId, DeviceInfo device, String json, Instant seenAt)
+      throws SQLException {
+    s.setString(1, agentId);
+    s.setString(2, device.fingerprint());
+    s.setString(3, device.kind());
+    s.setString(4, device.name());
+    s.setString(5, json);
+    s.setObject(6, timestamp(seenAt));
+    s.setString(7, device.id());
+  }
+
+  /** Records when an agent was last heard from, so that a restarted coordinator can show it. */
+  public void touchAgent(String agentId, Instant lastSeen) {
+    inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("UPDATE agents SET last_seen = ? WHERE id = ?")) {
+        s.setObject(1, timestamp(lastSeen));
+        s.setString(2, agentId);
+        s.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /** Every agent ever seen, with its devices, ordered by id. */
+  public List<KnownAgent> agents() {
+    return inTransaction(c -> {
+      Map<String, List<DeviceInfo>> devices = new LinkedHashMap<>();
+      try (PreparedStatement s = c.prepareStatement("SELECT agent_id, info_json FROM devices ORDER BY id");
+          ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          devices.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+              .add(JsonCodec.fromJson(rs.getString(2).getBytes(StandardCharsets.UTF_8), DeviceInfo.class));
+        }
+      }
+      List<KnownAgent> agents = new ArrayList<>();
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT id, host, agent_version, fatbin_hash, last_seen FROM agents ORDER BY id");
+          ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          agents.add(new KnownAgent(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              instant(rs, 5), devices.getOrDefault(rs.getString(1), List.of())));
+        }
+      }
+      return agents;
+    });
+  }
+
+  // ---- sweeps and runs
+
+  /** Stores a new sweep with one QUEUED run per target, in the targets' order. */
+  public Sweep createSweep(String suite, Map<String, String> options, List<RunTarget> targets, Instant now) {
+    String sweepId = UUID.randomUUID().toString();
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "INSERT INTO sweeps (id, suite, options_json, created_at) VALUES (?, ?, ?, ?)")) {
+        s.setString(1, sweepId);
+        s.setString(2, suite);
+        s.setString(3, new String(JsonCodec.toJson(new java.util.TreeMap<>(options)), StandardCharsets.UTF_8));
+        s.setObject(4, timestamp(now));
+        s.executeUpdate();
+      }
+      List<Run> runs = new ArrayList<>();
+      try (PreparedStatement s = c.prepareStatement(
+          "INSERT INTO runs (id, sweep_id, position, device_id, agent_id, state, completed, total, message,"
+              + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?)")) {
+        int position = 0;
+        for (RunTarget target : targets) {
+          Run run = new Run(UUID.randomUUID().toString(), sweepId, target.deviceId(), target.agentId(),
+              RunStatus.State.QUEUED, 0, target.total(), null);
+          s.setString(1, run.runId());
+          s.setString(2, sweepId);
+          s.setInt(3, position++);
+          s.setString(4, run.deviceId());
+          s.setString(5, run.agentId());
+          s.setString(6, run.state().name());
+          s.setInt(7, run.total());
+          s.setObject(8, timestamp(now));
+          s.setObject(9, timestamp(now));
+          s.addBatch();
+          runs.add(run);
+        }
+        s.executeBatch();
+      }
+      return new Sweep(sweepId, suite, options, now, runs);
+    });
+  }
+
+  public Optional<Sweep> sweep(String id) {
+    List<Sweep> found = inTransaction(c -> readSweeps(c, "SELECT id, suite, options_json, created_at FROM sweeps WHERE id = ?",
+        s -> s.setString(1, id)));
+    return found.stream().findFirst();
+  }
+
+  /** The newest sweeps first. */
+  public List<Sweep> sweeps(int limit) {
+    return inTransaction(c -> readSweeps(c,
+        "SELECT id, suite, options_json, created_at FROM sweeps ORDER BY created_at DESC, id DESC LIMIT ?",
+        s -> s.setInt(1, limit)));
+  }
+
+  private static List<Sweep> readSweeps(Connection c, String sql, Binder binder) throws SQLException {
+    record Head(String id, String suite, Map<String, String> options, Instant createdAt) {}
+    List<Head> heads = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      binder.bind(s);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          Map<String, String> options = JsonCodec.MAPPER.readValue(rs.getString(3), OPTIONS);
+          heads.add(new Head(rs.getString(1), rs.getString(2), options, instant(rs, 4)));
+        }
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new SQLException("sweep options are not JSON: " + e.getOriginalMessage(), e);
+      }
+    }
+    if (heads.isEmpty()) {
+      return List.of();
+    }
+    Map<String, List<Run>> runs = new LinkedHashMap<>();
+    String placeholders = String.join(", ", Collections.nCopies(heads.size(), "?"));
+    try (PreparedStatement s = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM runs WHERE sweep_id IN ("
+        + placeholders + ") ORDER BY sweep_id, position")) {
+      for (int i = 0; i < heads.size(); i++) {
+        s.setString(i + 1, heads.get(i).id());
+      }
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          Run run = run(rs);
+          runs.computeIfAbsent(run.sweepId(), k -> new ArrayList<>()).add(run);
+        }
+      }
+    }
+    return heads.stream()
+        .map(h -> new Sweep(h.id(), h.suite(), h.options(), h.createdAt(), runs.getOrDefault(h.id(), List.of())))
+        .toList();
+  }
+
+  /** The device's oldest queued run, if any: runs start in the order they were asked for. */
+  public Optional<QueuedRun> nextQueuedRun(String deviceId) {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT r.id, r.sweep_id, r.device_id, r.agent_id, s.suite, s.options_json FROM runs r"
+              + " JOIN sweeps s ON s.id = r.sweep_id WHERE r.device_id = ? AND r.state = 'QUEUED'"
+              + " ORDER BY r.created_at, r.sweep_id, r.position LIMIT 1")) {
+        s.setString(1, deviceId);
+        try (ResultSet rs = s.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          Map<String, String> options = JsonCodec.MAPPER.readValue(rs.getString(6), OPTIONS);
+          return Optional.of(new QueuedRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), options));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          throw new SQLException("sweep options are not JSON: " + e.getOriginalMessage(), e);
+        }
+      }
+    });
+  }
+
+  /** Runs an agent accepted and has not finished: after a restart their devices are still busy. */
+  public List<Run> activeRuns() {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT " + RUN_COLUMNS + " FROM runs WHERE state = 'RUNNING' ORDER BY created_at");
+          ResultSet rs = s.executeQuery()) {
+        List<Run> runs = new ArrayList<>();
+        while (rs.next()) {
+          runs.add(run(rs));
+        }
+        return runs;
+      }
+    });
+  }
+
+  /** An agent accepted the run: QUEUED becomes RUNNING, unless the agent's own status got there first. */
+  public void markAccepted(String runId, Instant now) {
+    inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "UPDATE runs SET state = 'RUNNING', updated_at = ? WHERE id = ? AND state = 'QUEUED'")) {
+        s.setObject(1, timestamp(now));
+        s.setString(2, runId);
+        s.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /** Ends a run the coordinator gave up on (refused by its agent, lost by it); a finished run stays as it is. */
+  public void endRun(String runId, RunStatus.State state, String message, Instant now) {
+    if (!Run.finished(state)) {
+      throw new IllegalArgumentException("not a final state: " + state);
+    }
+    inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "UPDATE runs SET state = ?, message = ?, updated_at = ? WHERE id = ? AND state IN ('QUEUED', 'RUNNING')")) {
+        s.setString(1, state.name());
+        s.setString(2, message);
+        s.setObject(3, timestamp(now));
+        s.setString(4, runId);
+        s.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Records an agent's report on a run and returns the run as it now stands, or empty for an unknown run.
+   *
+   * <p>DONE and FAILED are final, so a late, retried RUNNING cannot undo them. An agent's QUEUED (the run
+   * waits on its worker) does not put the run back in the coordinator's queue, which would dispatch it twice.
+   * INTERRUPTED (set when the coordinator lost track of a run) may still turn into DONE or FAILED.
+   */
+  public Optional<Run> recordStatus(RunStatus status, Instant now) {
+    return inTransaction(c -> {
+      String sql = switch (status.state()) {
+        case QUEUED -> "UPDATE runs SET completed = ?, total = CASE WHEN ? > 0 THEN ? ELSE total END,"
+            + " message = ?, updated_at = ? WHERE id = ? AND state IN ('QUEUED', 'RUNNING')";
+        case RUNNING -> "UPDATE runs SET completed = ?, total = CASE WHEN ? > 0 THEN ? ELSE total END,"
+            + " message = ?, updated_at = ?, state = 'RUNNING' WHERE id = ? AND state IN ('QUEUED', 'RUNNING')";
+        case DONE, FAILED, INTERRUPTED -> "UPDATE runs SET completed = ?, total = CASE WHEN ? > 0 THEN ? ELSE total END,"
+            + " message = ?, updated_at = ?, state = '" + status.state().name() + "' WHERE id = ?"
+            + " AND state NOT IN ('DONE', 'FAILED')";
+      };
+      try (PreparedStatement s = c.prepareStatement(sql)) {
+        s.setInt(1, status.completed());
+        s.setInt(2, status.total());
+        s.setInt(3, status.total());
+        if (status.message() == null) {
+          s.setNull(4, Types.VARCHAR);
+        } else {
+          s.setString(4, status.message());
+        }
+        s.setObject(5, timestamp(now));
+        s.setString(6, status.runId());
+        s.executeUpdate();
+      }
+      try (PreparedStatement s = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM runs WHERE id = ?")) {
+        s.setString(1, status.runId());
+        try (ResultSet rs = s.executeQuery()) {
+          return rs.next() ? Optional.of(run(rs)) : Optional.<Run>empty();
+        }
+      }
+    });
+  }
+
+  private static Run run(ResultSet rs) throws SQLException {
+    return new Run(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+        RunStatus.State.valueOf(rs.getString(5)), rs.getInt(6), rs.getInt(7), rs.getString(8));
+  }
+
+  // ---- results
+
+  /**
+   * Stores a result and its samples unless one with its id is stored already; returns whether it was new.
+   * A redelivered result (its ack was lost) is the same measurement, so the first copy wins.
+   */
+  public boolean upsertResult(KernelResult result, Instant now) {
+    String json = new String(JsonCodec.toJson(result), StandardCharsets.UTF_8);
+    return inTransaction(c -> {
+      int inserted;
+      try (PreparedStatement s = c.prepareStatement(
+          "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
+              + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
+              + " measured_at, stored_at, result_json)"
+              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+        s.setObject(1, result.id());
+        s.setString(2, result.sweepId());
+        s.setString(3, result.runId());
+        s.setString(4, result.agentId());
+        s.setString(5, result.device().id());
+        s.setString(6, result.device().fingerprint());
+        s.setString(7, result.suite());
+        s.setString(8, result.kernel());
+        s.setString(9, Params.text(result.params()));
+        s.setBoolean(10, result.valid());
+        s.setDouble(11, result.medianSeconds());
+        s.setDouble(12, result.minSeconds());
+        s.setDouble(13, result.maxSeconds());
+        s.setDouble(14, result.relativeSpread());
+        s.setInt(15, result.launchesPerSample());
+        s.setLong(16, result.bytes());
+        if (result.bandwidth() == null) {
+          s.setNull(17, Types.DOUBLE);
+        } else {
+          s.setDouble(17, result.bandwidth());
+        }
+        s.setObject(18, timestamp(result.measuredAt()));
+        s.setObject(19, timestamp(now));
+        s.setString(20, json);
+        inserted = s.executeUpdate();
+      }
+      if (inserted == 0) {
+        return false;
+      }
+      try (PreparedStatement s = c.prepareStatement(
+          "INSERT INTO samples (result_id, position, seconds) VALUES (?, ?, ?)")) {
+        List<Double> samples = result.samples();
+        for (int i = 0; i < samples.size(); i++) {
+          s.setObject(1, result.id());
+          s.setInt(2, i);
+          s.setDouble(3, samples.get(i));
+          s.addBatch();
+        }
+        s.executeBatch();
+      }
+      return true;
+    });
+  }
+
+  /** The samples of one stored result, in measuring order, read from their own table. */
+  public List<Double> samples(UUID resultId) {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT seconds FROM samples WHERE result_id = ? ORDER BY position")) {
+        s.setObject(1, resultId);
+        try (ResultSet rs = s.executeQuery()) {
+          List<Double> samples = new ArrayList<>();
+          while (rs.next()) {
+            samples.add(rs.getDouble(1));
+          }
+          return samples;
+        }
+      }
+    });
+  }
+
+  /**
+   * One page of matching results, newest first, after {@code after} (null for the first page). Paging by
+   * (measuredAt, id) instead of holding a cursor open keeps no connection busy while a slow client reads.
+   */
+  public List<StoredResult> results(ResultQuery query, StoredResult after, int pageSize) {
+    StringBuilder sql = new StringBuilder("SELECT id, measured_at, result_json FROM results WHERE 1 = 1");
+    List<Object> args = new ArrayList<>();
+    if (query.sweepId() != null) {
+      sql.append(" AND sweep_id = ?");
+      args.add(query.sweepId());
+    }
+    if (query.deviceId() != null) {
+      sql.append(" AND device_id = ?");
+      args.add(query.deviceId());
+    }
+    if (query.kernel() != null) {
+      sql.append(" AND kernel = ?");
+      args.add(query.kernel());
+    }
+    if (after != null) {
+      sql.append(" AND (measured_at < ? OR (measured_at = ? AND id < ?))");
+      args.add(timestamp(after.measuredAt()));
+      args.add(timestamp(after.measuredAt()));
+      args.add(after.id());
+    }
+    sql.append(" ORDER BY measured_at DESC, id DESC LIMIT ?");
+    args.add(pageSize);
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+        for (int i = 0; i < args.size(); i++) {
+          s.setObject(i + 1, args.get(i));
+        }
+        try (ResultSet rs = s.executeQuery()) {
+          List<StoredResult> page = new ArrayList<>();
+          while (rs.next()) {
+            page.add(new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3)));
+          }
+          return page;
+        }
+      }
+    });
+  }
+
+  /** How many results are stored in all. */
+  public long resultCount() {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM results"); ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    });
+  }
+
+  // ---- plumbing
+
+  @FunctionalInterface
+  private interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement s) throws SQLException;
+  }
+
+  private <T> T inTransaction(Work<T> work) {
+    requireWorker();
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T value = work.run(c);
+        c.commit();
+        return value;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new StoreException(e);
+    }
+  }
+
+  /** JDBC blocks; on an event loop it would stall every agent and HTTP client served by that loop. */
+  private static void requireWorker() {
+    if (Context.isOnEventLoopThread()) {
+      throw new IllegalStateException("JDBC called on an event-loop thread (" + Thread.currentThread().getName() + ")");
+    }
+  }
+
+  private static OffsetDateTime timestamp(Instant instant) {
+    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+  }
+
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
+  /** A failed database call, unchecked so it can cross {@code executeBlocking}; the SQL state stays in the cause. */
+  public static final class StoreException extends RuntimeException {
+    StoreException(SQLException cause) {
+      super("store: " + cause.getMessage(), cause);
+    }
+  }
+}

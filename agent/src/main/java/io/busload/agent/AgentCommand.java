@@ -1,0 +1,66 @@
+package io.busload.agent;
+
+import io.busload.agent.cluster.AgentConfig;
+import io.busload.agent.cluster.AgentVerticle;
+import io.busload.agent.device.Device;
+import io.busload.agent.device.Devices;
+import io.busload.kernels.Fatbin;
+import io.busload.protocol.cluster.Cluster;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Joins the cluster and serves the coordinator's runs until the process is stopped. */
+@Command(name = "agent", mixinStandardHelpOptions = true, description = "Join the fleet and serve runs.")
+final class AgentCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--device", description = "cpu or cuda:N, repeatable (default: every GPU, else the CPU)")
+  List<String> devices;
+
+  @Override
+  public Integer call() throws Exception {
+    Devices discovered = Devices.discover();
+    List<Device> served;
+    try {
+      served = devices == null || devices.isEmpty() ? discovered.defaults()
+          : devices.stream().map(discovered::byShortId).distinct().toList();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    String host = Devices.hostName();
+    AgentConfig config = AgentConfig.standard(AgentConfig.agentId(System.getenv(), host), host, AgentVersion.get(),
+        Fatbin.sha256(), served);
+    ClusterSettings settings = ClusterSettings.fromEnvironment(System.getenv(), ClusterSettings.AGENT, 7703);
+    LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}", config.agentId(),
+        settings.clusterName(), settings.host(), settings.eventBusPort(),
+        served.stream().map(d -> d.info().name()).toList());
+    Vertx vertx = Cluster.start(settings).await(120, TimeUnit.SECONDS);
+    vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+      try {
+        vertx.close().await(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("cluster leave did not finish cleanly: {}", e.toString());
+      }
+      stopped.countDown();
+    }));
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,36 @@
+package io.busload.agent;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet. */
+@Command(name = "busload-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent).",
+    subcommands = {RunCommand.class, AgentCommand.class})
+public final class Main implements Runnable {
+  @Spec
+  CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line, for {@link #main} and for tests that run it in-process. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or agent");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"busload-agent " + AgentVersion.get()};
+    }
+  }
+}

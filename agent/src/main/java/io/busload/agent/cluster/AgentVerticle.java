@@ -1,0 +1,185 @@
+package io.busload.agent.cluster;
+
+import io.busload.agent.device.Device;
+import io.busload.agent.device.DeviceWorker;
+import io.busload.agent.measure.Measurement;
+import io.busload.agent.measure.Plan;
+import io.busload.agent.measure.Progress;
+import io.busload.agent.measure.RunContext;
+import io.busload.kernels.Catalog;
+import io.busload.kernels.SuiteOptions;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.AgentHello;
+import io.busload.protocol.Heartbeat;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
+import io.busload.protocol.RunRequest;
+import io.busload.protocol.RunStatus;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The agent on the event bus, as docs/contract.md says; measuring runs on each device's worker thread. */
+public final class AgentVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentVerticle.class);
+
+  private final AgentConfig config;
+  private final Map<String, Slot> slots = new LinkedHashMap<>();
+  private boolean helloAcked;
+
+  public AgentVerticle(AgentConfig config) {
+    this.config = config;
+  }
+
+  /** One device: its worker and what it is doing now (read by heartbeats on the event loop). */
+  private static final class Slot {
+    final DeviceWorker worker;
+    volatile String runId;
+    volatile String kernel;
+    volatile int completed;
+    volatile int total;
+
+    Slot(DeviceWorker worker) {
+      this.worker = worker;
+    }
+
+    Heartbeat.DeviceState state() {
+      return new Heartbeat.DeviceState(worker.device().info().id(), runId, kernel, completed, total);
+    }
+  }
+
+  @Override
+  public Future<?> start() {
+    for (Device device : config.devices()) {
+      slots.put(device.info().id(), new Slot(new DeviceWorker(device)));
+    }
+    vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
+    hello();
+    return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
+  }
+
+  @Override
+  public Future<?> stop() {
+    // Closing frees device memory on each worker thread and may wait for it: off the event loop.
+    return vertx.executeBlocking(() -> {
+      slots.values().forEach(slot -> slot.worker.close());
+      return null;
+    });
+  }
+
+  private void hello() {
+    AgentHello hello = new AgentHello(Protocol.SCHEMA_VERSION, config.agentId(), config.host(), config.agentVersion(),
+        config.fatbinHash(), config.devices().stream().map(Device::info).toList(), Instant.now());
+    vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, hello, new DeliveryOptions().setSendTimeout(5_000))
+        .onComplete(reply -> {
+          boolean ok = reply.succeeded() && reply.result().body().ok();
+          if (ok && !helloAcked) {
+            LOG.info("coordinator acknowledged agent {} with {} device(s)", config.agentId(), slots.size());
+          } else if (!ok) {
+            LOG.info("hello not acknowledged yet ({}); retrying", reply.succeeded()
+                ? reply.result().body().reason() : reply.cause().getMessage());
+          }
+          helloAcked = helloAcked || ok;
+          // Until acked every 2 s; then every 30 s, so a restarted coordinator learns of us again.
+          vertx.setTimer((ok ? config.helloEvery() : config.helloRetry()).toMillis(), t -> hello());
+        });
+  }
+
+  private void heartbeat() {
+    List<Heartbeat.DeviceState> states = slots.values().stream().map(Slot::state).toList();
+    vertx.eventBus().send(Addresses.AGENT_HEARTBEAT,
+        new Heartbeat(Protocol.SCHEMA_VERSION, config.agentId(), Instant.now(), states));
+  }
+
+  private void onRun(Message<RunRequest> message) {
+    RunRequest request = message.body();
+    String refusal = refusal(request);
+    if (refusal != null) {
+      LOG.warn("run {} refused: {}", request.runId(), refusal);
+      message.reply(Ack.refused(request.runId(), refusal));
+      return;
+    }
+    message.reply(Ack.ok(request.runId()));
+    Slot slot = slots.get(request.deviceId());
+    Device device = slot.worker.device();
+    Plan plan = Plan.resolve(request.suite(), SuiteOptions.parse(request.options()), device.defaultElements());
+    Delivery delivery = new Delivery(vertx);
+    RunContext runContext = new RunContext(request.runId(), request.sweepId(), config.agentId(), config.agentVersion());
+    LOG.info("run {} accepted: suite {} on {} ({} kernels, {} elements)", request.runId(), plan.suite(),
+        device.info().id(), plan.cases().size(), plan.elements());
+
+    slot.worker.submit(() -> {
+      slot.runId = request.runId();
+      slot.total = plan.cases().size();
+      slot.completed = 0;
+      return new Measurement(device, runContext, config.fatbinHash()).run(plan, new Progress() {
+        @Override
+        public void starting(String kernel, int completed, int total) {
+          slot.kernel = kernel;
+          slot.completed = completed;
+          context.runOnContext(v -> status(delivery, request, RunStatus.State.RUNNING, completed, total, null));
+        }
+
+        @Override
+        public void measured(KernelResult result, int completed, int total) {
+          slot.completed = completed;
+          context.runOnContext(v -> {
+            delivery.enqueue(Addresses.RESULTS, result, result.id().toString(), true);
+            status(delivery, request, RunStatus.State.RUNNING, completed, total, null);
+          });
+        }
+      });
+    }).whenComplete((results, error) -> {
+      int total = plan.cases().size();
+      slot.runId = null;
+      slot.kernel = null;
+      slot.completed = 0;
+      slot.total = 0;
+      context.runOnContext(v -> {
+        if (error == null) {
+          long invalid = results.stream().filter(r -> !r.valid()).count();
+          status(delivery, request, RunStatus.State.DONE, results.size(), total,
+              invalid == 0 ? null : invalid + " of " + total + " results invalid");
+        } else {
+          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+          LOG.warn("run {} failed", request.runId(), cause);
+          status(delivery, request, RunStatus.State.FAILED, 0, total, String.valueOf(cause.getMessage()));
+        }
+      });
+    });
+  }
+
+  /** Why a run cannot be accepted, or null: schema, device, suite and options, checked before the ack. */
+  private String refusal(RunRequest request) {
+    if (request.schemaVersion() > Protocol.SCHEMA_VERSION) {
+      return "schema version " + request.schemaVersion() + " is newer than " + Protocol.SCHEMA_VERSION;
+    }
+    if (!slots.containsKey(request.deviceId())) {
+      return "unknown device '" + request.deviceId() + "'; known: " + String.join(", ", slots.keySet());
+    }
+    try {
+      Catalog.suite(request.suite());
+      SuiteOptions.parse(request.options());
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return null;
+  }
+
+  private void status(Delivery delivery, RunRequest request, RunStatus.State state, int completed, int total,
+      String message) {
+    RunStatus status = new RunStatus(Protocol.SCHEMA_VERSION, request.runId(), request.sweepId(), config.agentId(),
+        request.deviceId(), state, completed, total, message, Instant.now());
+    delivery.enqueue(Addresses.RUN_STATUS, status, request.runId() + " " + state, false);
+  }
+
+}

@@ -1,0 +1,114 @@
+package io.busload.agent.cpu;
+
+import io.busload.agent.device.Device;
+import io.busload.agent.device.Workload;
+import io.busload.kernels.KernelCase;
+import io.busload.kernels.RandomFloats;
+import io.busload.protocol.DeviceInfo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** The host's CPU as a device: one platform thread per hardware thread, off-heap buffers. */
+public final class CpuDevice implements Device {
+  public static final String SHORT_ID = "cpu";
+  /** 2^20 output floats: the stride suite runs in seconds on a laptop. */
+  static final long DEFAULT_ELEMENTS = 1L << 20;
+
+  private final DeviceInfo info;
+  private final int threads;
+  private ExecutorService pool;
+
+  private CpuDevice(DeviceInfo info, int threads) {
+    this.info = info;
+    this.threads = threads;
+  }
+
+  public static CpuDevice create(String host) {
+    int threads = Runtime.getRuntime().availableProcessors();
+    String model = cpuModel();
+    DeviceInfo info = new DeviceInfo(host + "/" + SHORT_ID, DeviceInfo.CPU,
+        "CPU: " + model + " (" + threads + " threads)", null, null, threads, 0, memoryBytes(), 0, 0, 0,
+        System.getProperty("os.name") + " " + System.getProperty("os.version"));
+    return new CpuDevice(info, threads);
+  }
+
+  @Override
+  public DeviceInfo info() {
+    return info;
+  }
+
+  @Override
+  public String shortId() {
+    return SHORT_ID;
+  }
+
+  @Override
+  public long defaultElements() {
+    return DEFAULT_ELEMENTS;
+  }
+
+  @Override
+  public double sampleTargetSeconds() {
+    return 5e-3; // thread hand-off costs tens of microseconds per launch
+  }
+
+  @Override
+  public double timeCapSeconds() {
+    return 1.0;
+  }
+
+  @Override
+  public String timerDescription() {
+    return "timed with System.nanoTime on " + threads + " threads";
+  }
+
+  @Override
+  public void attach() {
+    pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("busload-cpu-", 0).daemon(true).factory());
+  }
+
+  @Override
+  public Workload prepare(KernelCase kernel, long outputElements, RandomFloats input) {
+    if (pool == null) {
+      throw new IllegalStateException("cpu used before attach() on its worker thread");
+    }
+    return new CpuWorkload(kernel, outputElements, input, pool, threads);
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+      pool = null;
+    }
+  }
+
+  static String cpuModel() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux, or no /proc: fall through to the architecture.
+    }
+    return System.getProperty("os.arch");
+  }
+
+  static long memoryBytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (line.startsWith("MemTotal:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Unknown: the record says 0.
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,21 @@
+package io.busload.agent.cuda;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import jcuda.driver.CUresult;
+
+/** The one checker every JCuda call goes through (STYLE.md habit 5). */
+public final class Cuda {
+  private Cuda() {}
+
+  /**
+   * Throws a {@link CudaException} naming the call and its arguments when {@code result} is not
+   * CUDA_SUCCESS, for example {@code CUDA_ERROR_OUT_OF_MEMORY: cuMemAlloc(bytes=2147483648)}.
+   */
+  public static void check(int result, String call, Object... arguments) {
+    if (result != CUresult.CUDA_SUCCESS) {
+      String args = Arrays.stream(arguments).map(String::valueOf).collect(Collectors.joining(", "));
+      throw new CudaException(result, CUresult.stringFor(result) + ": " + call + "(" + args + ")");
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package io.busload.dashboard.coordinator;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Service;
+
+/**
+ * Blocking client of the coordinator's REST API (docs/contract.md, REST), with java.net.http and the project's
+ * one JSON mapping ({@link JsonCodec#MAPPER}), so results read here are the very records agents sent.
+ *
+ * <p>Short timeouts: a view waits on these calls, and an unreachable coordinator should show as a message within
+ * seconds, not as a hung page.
+ */
+@Service
+public class CoordinatorClient {
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  private final URI base;
+  private final HttpClient http;
+
+  public CoordinatorClient(
+      @Value("${busload.coordinator-url:${BUSLOAD_COORDINATOR_URL:http://127.0.0.1:8081}}") String baseUrl) {
+    this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
+    this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  }
+
+  public URI base() {
+    return base;
+  }
+
+  public List<Agent> agents() {
+    return read(get("api/agents"), new TypeReference<>() {});
+  }
+
+  /** Newest first, as the coordinator orders them. */
+  public List<Sweep> sweeps() {
+    return read(get("api/sweeps"), new TypeReference<>() {});
+  }
+
+  public Optional<Sweep> latestSweep() {
+    return sweeps().stream().findFirst();
+  }
+
+  public List<KernelResult> results(String sweepId, int limit) {
+    return read(get("api/results?sweepId=" + URLEncoder.encode(sweepId, StandardCharsets.UTF_8) + "&limit=" + limit),
+        new TypeReference<>() {});
+  }
+
+  /** Starts a sweep of {@code suite} on every online device. */
+  public SweepStarted startSweep(String suite) {
+    byte[] body = JsonCodec.toJson(Map.of("suite", suite));
+    HttpRequest request = HttpRequest.newBuilder(base.resolve("api/sweeps"))
+        .timeout(TIMEOUT)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+        .build();
+    return read(request, new TypeReference<>() {});
+  }
+
+  private HttpRequest get(String path) {
+    return HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT).header("Accept", "application/json").GET()
+        .build();
+  }
+
+  private <T> T read(HttpRequest request, TypeReference<T> type) {
+    HttpResponse<byte[]> response = send(request);
+    if (response.statusCode() / 100 != 2) {
+      throw new CoordinatorException(refusal(request, response));
+    }
+    try {
+      return JsonCodec.MAPPER.readValue(response.body(), type);
+    } catch (IOException e) {
+      throw new CoordinatorException("the coordinator at " + base + " answered " + request.uri().getPath()
+          + " with JSON the dashboard cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  private HttpResponse<byte[]> send(HttpRequest request) {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new CoordinatorException("the coordinator at " + base + " is unreachable (" + describe(e) + ")", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinatorException("interrupted while asking the coordinator at " + base, e);
+    }
+  }
+
+  private static String describe(IOException e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+  }
+
+  /** Problem details (RFC 9457) carry the reason in {@code detail}; anything else is shown by status alone. */
+  static String refusal(HttpRequest request, HttpResponse<byte[]> response) {
+    String what = request.method() + " " + request.uri().getPath() + " was refused (" + response.statusCode() + ")";
+    try {
+      JsonNode problem = JsonCodec.MAPPER.readTree(response.body());
+      if (problem != null && problem.hasNonNull("detail")) {
+        return what + ": " + problem.get("detail").asText();
+      }
+    } catch (IOException e) {
+      // Not problem+json (a proxy's HTML page, say): the status is all there is to tell.
+    }
+    return what;
+  }
+}

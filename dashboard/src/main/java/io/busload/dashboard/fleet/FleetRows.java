@@ -1,0 +1,56 @@
+package io.busload.dashboard.fleet;
+
+import io.busload.dashboard.coordinator.Agent;
+import io.busload.dashboard.coordinator.AgentDevice;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** One table row per device (an agent without devices still gets a row, so it does not vanish from view). */
+public final class FleetRows {
+
+  /** What the fleet table shows for one device of one agent. */
+  public record Row(String agentId, String host, String agentVersion, boolean online, Instant lastSeen,
+      String deviceId, String deviceName, String kind, String fingerprint, String now) {
+
+    public String state() {
+      return online ? "online" : "offline";
+    }
+  }
+
+  private FleetRows() {}
+
+  public static List<Row> of(List<Agent> agents) {
+    List<Row> rows = new ArrayList<>();
+    agents.stream().sorted(Comparator.comparing(Agent::agentId)).forEach(agent -> {
+      if (agent.devices().isEmpty()) {
+        rows.add(new Row(agent.agentId(), agent.host(), agent.agentVersion(), agent.online(), agent.lastSeen(),
+            "", "no devices reported", "", "", agent.online() ? "idle" : "unreachable"));
+      }
+      for (AgentDevice device : agent.devices()) {
+        rows.add(new Row(agent.agentId(), agent.host(), agent.agentVersion(), agent.online(), agent.lastSeen(),
+            device.id(), device.name(), device.kind(), device.fingerprint(), now(agent, device)));
+      }
+    });
+    return rows;
+  }
+
+  /** What a device runs now, in words; an offline agent's last known run is not claimed as current. */
+  static String now(Agent agent, AgentDevice device) {
+    if (!agent.online()) {
+      return "unreachable";
+    }
+    if (!device.busy()) {
+      return "idle";
+    }
+    StringBuilder text = new StringBuilder("run ").append(device.runId());
+    if (device.kernel() != null) {
+      text.append(": ").append(device.kernel());
+    }
+    if (device.completed() != null && device.total() != null) {
+      text.append(" (").append(device.completed()).append('/').append(device.total()).append(')');
+    }
+    return text.toString();
+  }
+}

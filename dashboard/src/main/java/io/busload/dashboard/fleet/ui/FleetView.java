@@ -1,0 +1,95 @@
+package io.busload.dashboard.fleet.ui;
+
+import com.vaadin.flow.component.AttachEvent;
+import com.vaadin.flow.component.DetachEvent;
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import com.vaadin.flow.shared.Registration;
+import io.busload.dashboard.base.ui.CoordinatorNotice;
+import io.busload.dashboard.base.ui.MainLayout;
+import io.busload.dashboard.coordinator.CoordinatorClient;
+import io.busload.dashboard.coordinator.CoordinatorException;
+import io.busload.dashboard.fleet.FleetRows;
+import io.busload.dashboard.fleet.FleetRows.Row;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/** Agents, their devices (name, kind, fingerprint), online or not, and what each device runs now. */
+@Route(value = "fleet", layout = MainLayout.class)
+@PageTitle("Fleet | Busload")
+public class FleetView extends VerticalLayout {
+  /** Agents heartbeat every 2 s (docs/contract.md); refreshing as often shows changes without flooding REST. */
+  static final int REFRESH_MILLIS = 2_000;
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneId.systemDefault());
+
+  private final CoordinatorClient coordinator;
+  private final Grid<Row> grid = new Grid<>();
+  private final Span summary = new Span();
+  private final CoordinatorNotice notice = new CoordinatorNotice();
+  private Registration polling;
+
+  public FleetView(CoordinatorClient coordinator) {
+    this.coordinator = coordinator;
+    configureGrid();
+    add(summary, notice, grid);
+    setSizeFull();
+  }
+
+  private void configureGrid() {
+    grid.setId("fleet-grid");
+    grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES);
+    grid.addColumn(Row::agentId).setHeader("Agent").setAutoWidth(true);
+    grid.addColumn(Row::host).setHeader("Host").setAutoWidth(true);
+    grid.addColumn(Row::state).setHeader("State").setAutoWidth(true);
+    grid.addColumn(row -> formatTime(row.lastSeen())).setHeader("Last seen").setAutoWidth(true);
+    grid.addColumn(Row::deviceId).setHeader("Device").setAutoWidth(true);
+    grid.addColumn(Row::deviceName).setHeader("Name").setAutoWidth(true);
+    grid.addColumn(Row::kind).setHeader("Kind").setAutoWidth(true);
+    grid.addColumn(Row::fingerprint).setHeader("Fingerprint").setAutoWidth(true);
+    grid.addColumn(Row::now).setHeader("Running now").setFlexGrow(1);
+    grid.setSizeFull();
+  }
+
+  @Override
+  protected void onAttach(AttachEvent attachEvent) {
+    super.onAttach(attachEvent);
+    UI ui = attachEvent.getUI();
+    refresh();
+    ui.setPollInterval(REFRESH_MILLIS);
+    polling = ui.addPollListener(poll -> refresh());
+  }
+
+  @Override
+  protected void onDetach(DetachEvent detachEvent) {
+    if (polling != null) {
+      polling.remove();
+      polling = null;
+    }
+    detachEvent.getUI().setPollInterval(-1);
+    super.onDetach(detachEvent);
+  }
+
+  private void refresh() {
+    try {
+      var agents = coordinator.agents();
+      grid.setItems(FleetRows.of(agents));
+      long online = agents.stream().filter(a -> a.online()).count();
+      summary.setText(agents.size() + " agent(s), " + online + " online");
+      notice.clear();
+    } catch (CoordinatorException e) {
+      // Keep the last rows: stale but labelled beats an empty table while the coordinator restarts.
+      notice.show(e.getMessage());
+    }
+  }
+
+  private static String formatTime(Instant instant) {
+    return instant == null ? "" : TIME.format(instant);
+  }
+}

@@ -1,0 +1,178 @@
+package io.busload.dashboard.live.ui;
+
+import com.vaadin.flow.component.AttachEvent;
+import com.vaadin.flow.component.DetachEvent;
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import com.vaadin.flow.shared.Registration;
+import io.busload.dashboard.base.ui.CoordinatorNotice;
+import io.busload.dashboard.cluster.LiveFeed;
+import io.busload.dashboard.coordinator.CoordinatorClient;
+import io.busload.dashboard.coordinator.CoordinatorException;
+import io.busload.dashboard.coordinator.Sweep;
+import io.busload.dashboard.coordinator.SweepStarted;
+import io.busload.dashboard.base.ui.MainLayout;
+import io.busload.dashboard.echarts.ECharts;
+import io.busload.dashboard.live.StrideBandwidth;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.RunStatus;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Bandwidth against stride for the latest sweep, from its stored results at load and growing by server push as
+ * the coordinator publishes new ones.
+ */
+@Route(value = "", layout = MainLayout.class)
+@PageTitle("Live | Busload")
+public class LiveView extends VerticalLayout {
+  /** The stride suite is the one that exists (docs/contract.md, suites). */
+  static final String SUITE = "stride";
+  private static final int RESULT_LIMIT = 10_000;
+
+  private final CoordinatorClient coordinator;
+  private final LiveFeed feed;
+  private final StrideBandwidth model = new StrideBandwidth();
+  private final Map<String, RunStatus> runs = new LinkedHashMap<>();
+
+  private final ECharts chart = new ECharts();
+  private final Button startSweep = new Button("Start sweep");
+  private final Span sweepMessage = new Span();
+  private final Span feedState = new Span();
+  private final Span progress = new Span();
+  private final CoordinatorNotice notice = new CoordinatorNotice();
+  private Registration feedRegistration;
+
+  public LiveView(CoordinatorClient coordinator, LiveFeed feed) {
+    this.coordinator = coordinator;
+    this.feed = feed;
+    configureChart();
+    configureStartButton();
+    add(toolbar(), notice, chart, progress);
+    setSizeFull();
+  }
+
+  private void configureChart() {
+    chart.setId("bandwidth-chart");
+    chart.setHeight("520px");
+    chart.setOption(model.option());
+  }
+
+  private void configureStartButton() {
+    startSweep.setId("start-sweep");
+    startSweep.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    startSweep.addClickListener(click -> startSweep());
+    sweepMessage.setId("sweep-message");
+    feedState.setId("feed-state");
+    feedState.getStyle().set("color", "var(--lumo-secondary-text-color)");
+    progress.setId("sweep-progress");
+  }
+
+  private HorizontalLayout toolbar() {
+    HorizontalLayout toolbar = new HorizontalLayout(startSweep, sweepMessage, feedState);
+    toolbar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
+    toolbar.setWidthFull();
+    toolbar.expand(sweepMessage);
+    return toolbar;
+  }
+
+  @Override
+  protected void onAttach(AttachEvent attachEvent) {
+    super.onAttach(attachEvent);
+    UI ui = attachEvent.getUI();
+    // Registered before loading, so a result stored while we read the sweep is still drawn (the model dedupes).
+    feedRegistration = feed.register(new LiveFeed.Listener() {
+      @Override
+      public void result(KernelResult result) {
+        ui.access(() -> show(result));
+      }
+
+      @Override
+      public void run(RunStatus status) {
+        ui.access(() -> show(status));
+      }
+    });
+    feed.ready().onComplete(done -> ui.access(this::showFeedState));
+    showFeedState();
+    loadLatestSweep();
+  }
+
+  @Override
+  protected void onDetach(DetachEvent detachEvent) {
+    if (feedRegistration != null) {
+      feedRegistration.remove();
+      feedRegistration = null;
+    }
+    super.onDetach(detachEvent);
+  }
+
+  private void loadLatestSweep() {
+    try {
+      Optional<Sweep> latest = coordinator.latestSweep();
+      if (latest.isPresent()) {
+        model.load(latest.get().id(), coordinator.results(latest.get().id(), RESULT_LIMIT));
+        chart.setOption(model.option());
+      }
+      notice.clear();
+    } catch (CoordinatorException e) {
+      notice.show(e.getMessage() + ". Stored results cannot be shown; live results still appear here.");
+    }
+  }
+
+  private void startSweep() {
+    try {
+      SweepStarted started = coordinator.startSweep(SUITE);
+      sweepMessage.setText("Sweep " + started.id() + " started on " + started.runs().size() + " device(s)");
+      notice.clear();
+      runs.clear();
+      if (model.follow(started.id())) {
+        chart.setOption(model.option());
+      }
+      showProgress();
+    } catch (CoordinatorException e) {
+      sweepMessage.setText("");
+      notice.show("Could not start a sweep: " + e.getMessage());
+    }
+  }
+
+  private void show(KernelResult result) {
+    switch (model.add(result)) {
+      case StrideBandwidth.Change.Point point -> chart.appendPoint(point.seriesId(), point.stride(),
+          point.gigabytesPerSecond());
+      case StrideBandwidth.Change.Redraw redraw -> {
+        runs.keySet().removeIf(device -> !Objects.equals(runs.get(device).sweepId(), model.sweepId()));
+        chart.setOption(model.option());
+        showProgress();
+      }
+      case StrideBandwidth.Change.Ignored ignored -> { }
+    }
+  }
+
+  private void show(RunStatus status) {
+    if (model.sweepId() == null || Objects.equals(model.sweepId(), status.sweepId())) {
+      runs.put(status.deviceId(), status);
+      showProgress();
+    }
+  }
+
+  private void showProgress() {
+    progress.setText(runs.values().stream()
+        .map(s -> s.deviceId() + ": " + s.state() + " " + s.completed() + "/" + s.total()
+            + (s.message() == null || s.message().isBlank() ? "" : " (" + s.message() + ")"))
+        .collect(Collectors.joining(" · ")));
+  }
+
+  private void showFeedState() {
+    feedState.setText(feed.state());
+  }
+}

@@ -391,6 +391,9 @@ public final class Store implements AutoCloseable {
   /**
    * Stores a result and its samples unless one with its id is stored already; returns whether it was new.
    * A redelivered result (its ack was lost) is the same measurement, so the first copy wins.
+   *
+   * <p>{@code ON CONFLICT DO NOTHING} without a conflict target: H2 2.4 in PostgreSQL mode accepts only this
+   * form, and PostgreSQL reads it the same way here because {@code id} is the table's only unique key.
    */
   public boolean upsertResult(KernelResult result, Instant now) {
     String json = new String(JsonCodec.toJson(result), StandardCharsets.UTF_8);
@@ -400,7 +403,7 @@ public final class Store implements AutoCloseable {
           "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
               + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
               + " measured_at, stored_at, result_json)"
-              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
         s.setObject(1, result.id());
         s.setString(2, result.sweepId());
         s.setString(3, result.runId());

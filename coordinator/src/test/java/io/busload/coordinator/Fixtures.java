@@ -1,0 +1,65 @@
+package io.busload.coordinator;
+
+import io.busload.protocol.AgentHello;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.Heartbeat;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
+import io.busload.protocol.RunStatus;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Messages as an agent would send them, small but complete. */
+public final class Fixtures {
+  private Fixtures() {}
+
+  public static DeviceInfo cpu(String host) {
+    return new DeviceInfo(host + "/cpu", DeviceInfo.CPU, "Test CPU (CPU)", null, null, 4, 0, 8L << 30, 0, 0, 0,
+        "Linux 6.1");
+  }
+
+  public static DeviceInfo gpu(String host, int index) {
+    return new DeviceInfo(host + "/cuda:" + index, DeviceInfo.CUDA, "NVIDIA H100 80GB HBM3",
+        "GPU-" + UUID.nameUUIDFromBytes((host + index).getBytes()), "9.0", 132, 50L << 20, 80L << 30,
+        2_619_000_000L, 5120, 3.35e12, "13.0");
+  }
+
+  public static AgentHello hello(String agentId, DeviceInfo... devices) {
+    return new AgentHello(Protocol.SCHEMA_VERSION, agentId, agentId + ".example", "0.1.0", "fatbin-abc",
+        List.of(devices), Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  public static Heartbeat heartbeat(String agentId, Heartbeat.DeviceState... states) {
+    return new Heartbeat(Protocol.SCHEMA_VERSION, agentId, Instant.now(), List.of(states));
+  }
+
+  public static RunStatus status(String runId, String sweepId, String agentId, String deviceId, RunStatus.State state,
+      int completed, int total) {
+    return new RunStatus(Protocol.SCHEMA_VERSION, runId, sweepId, agentId, deviceId, state, completed, total,
+        state == RunStatus.State.FAILED ? "kernel crashed" : null, Instant.now());
+  }
+
+  /** A measured result; {@code stride} varies the params, {@code valid} false makes it an invalid one. */
+  public static KernelResult result(String sweepId, String runId, String agentId, DeviceInfo device, long stride,
+      boolean valid, Instant measuredAt) {
+    double median = 1.0e-4 * stride;
+    long bytes = 8L << 20;
+    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, agentId, "0.1.0",
+        "fatbin-abc", device, "stride", stride == 0 ? "memcpy_d2d" : "stride_copy_fp32",
+        Map.of("stride", stride, "elements", 1024), valid,
+        valid ? List.of() : List.of("index 7: expected 1.5, got 0.0"),
+        median, median * 0.99, median * 1.02, 0.03, List.of(median * 0.99, median, median * 1.02), 10, 5,
+        bytes / 2, bytes / 2, bytes, bytes / median, "10 launches per event pair, median of 3 samples",
+        measuredAt.truncatedTo(ChronoUnit.MICROS));
+  }
+
+  public static KernelResult withSchemaVersion(KernelResult r, int version) {
+    return new KernelResult(version, r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(), r.fatbinHash(),
+        r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(), r.minSeconds(),
+        r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(), r.bytesRead(),
+        r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
+  }
+}

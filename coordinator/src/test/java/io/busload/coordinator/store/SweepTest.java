@@ -1,0 +1,38 @@
+package io.busload.coordinator.store;
+
+import static io.busload.protocol.RunStatus.State.DONE;
+import static io.busload.protocol.RunStatus.State.FAILED;
+import static io.busload.protocol.RunStatus.State.INTERRUPTED;
+import static io.busload.protocol.RunStatus.State.QUEUED;
+import static io.busload.protocol.RunStatus.State.RUNNING;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SweepTest {
+  @Test
+  void stateOf_allQueued_isQueued() {
+    assertThat(Sweep.stateOf(List.of(QUEUED, QUEUED))).isEqualTo(Sweep.State.QUEUED);
+  }
+
+  @Test
+  void stateOf_oneDoneOneQueued_isRunning() {
+    assertThat(Sweep.stateOf(List.of(DONE, QUEUED))).isEqualTo(Sweep.State.RUNNING);
+  }
+
+  @Test
+  void stateOf_oneFailedOneRunning_isStillRunning() {
+    assertThat(Sweep.stateOf(List.of(FAILED, RUNNING))).isEqualTo(Sweep.State.RUNNING);
+  }
+
+  @Test
+  void stateOf_allDone_isDone() {
+    assertThat(Sweep.stateOf(List.of(DONE, DONE))).isEqualTo(Sweep.State.DONE);
+  }
+
+  @Test
+  void stateOf_allFinishedOneInterrupted_isFailed() {
+    assertThat(Sweep.stateOf(List.of(DONE, INTERRUPTED))).isEqualTo(Sweep.State.FAILED);
+  }
+}

@@ -1,0 +1,233 @@
+package io.busload.coordinator.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.CoordinatorSettings;
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.Http;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The REST API of a running coordinator (a plain, non-clustered Vert.x: the event bus is local, everything
+ * else is real), driven by a real HTTP client on loopback.
+ */
+class RestApiTest {
+  private static final DeviceInfo CPU = Fixtures.cpu("h1");
+  private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
+
+  @TempDir Path dir;
+  private Vertx vertx;
+  private Coordinator coordinator;
+  private Http http;
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    coordinator = Coordinator.deploy(vertx, settings(dir)).await(30, TimeUnit.SECONDS);
+    http = new Http(coordinator.httpPort());
+    Ack ack = vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("a1", CPU, GPU))
+        .await(10, TimeUnit.SECONDS).body();
+    assertThat(ack.ok()).isTrue();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    coordinator.stop().await(20, TimeUnit.SECONDS);
+    vertx.close().await(20, TimeUnit.SECONDS);
+  }
+
+  static CoordinatorSettings settings(Path dir) {
+    return new CoordinatorSettings(dir, "127.0.0.1", 0,
+        new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR));
+  }
+
+  @Test
+  void getAgents_afterHello_listsAgentOnlineWithDevicesAndFingerprints() {
+    HttpResponse<String> response = http.get("/api/agents");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+    JsonNode agent = Http.json(response).get(0);
+    assertThat(agent.get("agentId").asText()).isEqualTo("a1");
+    assertThat(agent.get("online").asBoolean()).isTrue();
+    assertThat(Instant.parse(agent.get("lastSeen").asText())).isBefore(Instant.now().plusSeconds(1));
+    JsonNode gpu = agent.get("devices").get(1);
+    assertThat(gpu.get("id").asText()).isEqualTo(GPU.id());
+    assertThat(gpu.get("name").asText()).isEqualTo(GPU.name());
+    assertThat(gpu.get("l2Bytes").asLong()).isEqualTo(GPU.l2Bytes());
+    assertThat(gpu.get("fingerprint").asText()).isEqualTo(GPU.fingerprint());
+    assertThat(gpu.has("runId")).isTrue();
+    assertThat(gpu.get("runId").isNull()).isTrue();
+    assertThat(gpu.has("info")).isFalse();
+  }
+
+  @Test
+  void postSweep_namedDevices_createsOneQueuedRunPerDevice() {
+    HttpResponse<String> created = http.post("/api/sweeps",
+        "{\"suite\":\"stride\",\"devices\":[\"h1/cpu\",\"h1/cuda:0\"],\"options\":{\"elements\":\"65536\"}}");
+
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    JsonNode body = Http.json(created);
+    String id = body.get("id").asText();
+    assertThat(created.headers().firstValue("location")).hasValue("/api/sweeps/" + id);
+    assertThat(body.get("runs")).hasSize(2);
+    assertThat(body.get("runs").get(0).get("deviceId").asText()).isEqualTo("h1/cpu");
+    JsonNode sweep = Http.json(http.get("/api/sweeps/" + id));
+    assertThat(sweep.get("suite").asText()).isEqualTo("stride");
+    assertThat(sweep.get("state").asText()).isIn("QUEUED", "RUNNING");
+    assertThat(sweep.get("total").asInt()).isPositive();
+    assertThat(sweep.get("runs").get(1).get("runId").asText()).isEqualTo(body.get("runs").get(1).get("runId").asText());
+    assertThat(Http.json(http.get("/api/sweeps"))).hasSize(1);
+  }
+
+  @Test
+  void postSweep_devicesOmitted_targetsEveryOnlineDevice() {
+    HttpResponse<String> created = http.post("/api/sweeps", "{\"suite\":\"stride\"}");
+
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(Http.json(created).get("runs")).hasSize(2);
+  }
+
+  @Test
+  void postSweep_unknownSuite_400NamingSuiteAndNothingStored() {
+    assertBadRequest("{\"suite\":\"nope\",\"devices\":[\"h1/cpu\"]}", "suite", "unknown suite 'nope'");
+  }
+
+  @Test
+  void postSweep_unknownDevice_400NamingDevicesAndNothingStored() {
+    assertBadRequest("{\"suite\":\"stride\",\"devices\":[\"h1/cpu\",\"h9/cuda:3\"]}", "devices", "h9/cuda:3");
+  }
+
+  @Test
+  void postSweep_emptyDeviceList_400NamingDevices() {
+    assertBadRequest("{\"suite\":\"stride\",\"devices\":[]}", "devices", "no device");
+  }
+
+  @Test
+  void postSweep_badOptionValue_400NamingTheOption() {
+    assertBadRequest("{\"suite\":\"stride\",\"options\":{\"elements\":\"-5\"}}", "options.elements", "elements");
+  }
+
+  @Test
+  void postSweep_unknownOption_400NamingTheOption() {
+    assertBadRequest("{\"suite\":\"stride\",\"options\":{\"warp_size\":\"64\"}}", "options.warp_size", "unknown");
+  }
+
+  @Test
+  void postSweep_malformedJson_400NamingBody() {
+    assertBadRequest("{\"suite\":\"stride\",", "body", "malformed JSON");
+  }
+
+  @Test
+  void postSweep_bodyOverLimit_413NamingBodyAndNothingStored() {
+    byte[] big = new byte[(int) RestApi.BODY_LIMIT + 10];
+    java.util.Arrays.fill(big, (byte) ' ');
+
+    HttpResponse<String> response = http.post("/api/sweeps", big);
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
+    assertThat(Http.json(response).get("field").asText()).isEqualTo("body");
+    assertThat(Http.json(http.get("/api/sweeps"))).isEmpty();
+  }
+
+  @Test
+  void getSweep_unknownId_404Problem() {
+    HttpResponse<String> response = http.get("/api/sweeps/does-not-exist");
+
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
+    assertThat(Http.json(response).get("detail").asText()).contains("does-not-exist");
+  }
+
+  @Test
+  void getResults_csvByAcceptAndByFormat_headerThenOneRowPerResult() {
+    KernelResult valid = store(Fixtures.result("s1", "r1", "a1", GPU, 4, true, Instant.parse("2026-11-01T10:00:00Z")));
+    KernelResult invalid = store(Fixtures.result("s1", "r1", "a1", GPU, 8, false, Instant.parse("2026-11-01T10:00:01Z")));
+    store(Fixtures.result("s2", "r2", "a1", CPU, 2, true, Instant.parse("2026-11-01T10:00:02Z")));
+
+    HttpResponse<String> byAccept = http.get("/api/results?sweepId=s1", "text/csv");
+    HttpResponse<String> byFormat = http.get("/api/results?sweepId=s1&format=csv");
+
+    assertThat(byAccept.statusCode()).isEqualTo(200);
+    assertThat(byAccept.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/csv"));
+    assertThat(byFormat.body()).isEqualTo(byAccept.body());
+    List<String> lines = byAccept.body().lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).isEqualTo("id,sweepId,runId,measuredAt,deviceId,deviceName,kernel,params,valid,"
+        + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth");
+    assertThat(lines.get(1)).isEqualTo(invalid.id() + ",s1,r1,2026-11-01T10:00:01Z,h1/cuda:0,NVIDIA H100 80GB HBM3,"
+        + "stride_copy_fp32,elements=1024;stride=8,false," + invalid.medianSeconds() + "," + invalid.minSeconds() + ","
+        + invalid.maxSeconds() + ",0.03,3,8388608,");
+    assertThat(lines.get(2)).startsWith(valid.id() + ",").endsWith(",3,8388608," + valid.bandwidth());
+  }
+
+  @Test
+  void getResults_json_newestFirstFilteredAndLimited() {
+    for (int i = 0; i < 1200; i++) {
+      store(Fixtures.result("s1", "r1", "a1", GPU, 1 + i % 32, true, Instant.parse("2026-11-01T10:00:00Z").plusMillis(i)));
+    }
+    store(Fixtures.result("s1", "r1", "a1", CPU, 4, true, Instant.parse("2026-11-02T10:00:00Z")));
+
+    JsonNode all = Http.json(http.get("/api/results?sweepId=s1&device=h1/cuda:0"));
+    JsonNode two = Http.json(http.get("/api/results?device=h1/cuda:0&kernel=stride_copy_fp32&limit=2"));
+    JsonNode byDefault = Http.json(http.get("/api/results"));
+
+    assertThat(all).hasSize(1000);
+    assertThat(all.get(0).get("measuredAt").asText()).isEqualTo("2026-11-01T10:00:01.199Z");
+    assertThat(two).hasSize(2);
+    assertThat(byDefault).hasSize(1000);
+    assertThat(byDefault.get(0).get("device").get("id").asText()).isEqualTo("h1/cpu");
+    assertThat(Http.json(http.get("/api/results?limit=5000"))).hasSize(1201);
+  }
+
+  @Test
+  void getResults_badLimit_400NamingLimit() {
+    HttpResponse<String> response = http.get("/api/results?limit=ten");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(Http.json(response).get("field").asText()).isEqualTo("limit");
+  }
+
+  private KernelResult store(KernelResult result) {
+    Ack ack;
+    try {
+      ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, result).await(10, TimeUnit.SECONDS).body();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("result not acked in 10 s", e);
+    }
+    assertThat(ack.ok()).isTrue();
+    return result;
+  }
+
+  private void assertBadRequest(String body, String field, String detailPart) {
+    HttpResponse<String> response = http.post("/api/sweeps", body);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+    assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
+    JsonNode problem = Http.json(response);
+    assertThat(problem.get("type").asText()).isEqualTo("about:blank");
+    assertThat(problem.get("title").asText()).isEqualTo("Bad Request");
+    assertThat(problem.get("status").asInt()).isEqualTo(400);
+    assertThat(problem.get("field").asText()).isEqualTo(field);
+    assertThat(problem.get("detail").asText()).contains(detailPart);
+    assertThat(Http.json(http.get("/api/sweeps"))).as("nothing stored").isEmpty();
+  }
+}

@@ -1,0 +1,80 @@
+package io.busload.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The command line in-process, on tiny sizes on the CPU (no GPU needed). */
+class CliTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = Main.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    return cli.execute(args);
+  }
+
+  @Test
+  void runStride_cpuTinyJson_allSevenRowsValid() throws Exception {
+    int exit = run("run", "--suite", "stride", "--device", "cpu", "--format", "json", "--option", "elements=4096");
+
+    assertThat(exit).as(err.toString()).isZero();
+    List<KernelResult> results = JsonCodec.MAPPER.readValue(out.toString(), new TypeReference<>() {});
+    assertThat(results).hasSize(7).allSatisfy(r -> {
+      assertThat(r.valid()).as(r.kernel() + r.params() + r.mismatches()).isTrue();
+      assertThat(r.bandwidth()).isPositive();
+      assertThat(r.bytes()).isEqualTo(2 * 4096 * 4);
+      assertThat(r.samples().size()).isGreaterThanOrEqualTo(3);
+      assertThat(r.device().kind()).isEqualTo("cpu");
+      assertThat(r.device().name()).startsWith("CPU: ");
+      assertThat(r.fatbinHash()).hasSize(64);
+      assertThat(r.params()).containsEntry("elements", 4096);
+    });
+    assertThat(results).extracting(KernelResult::kernel).first().isEqualTo("memcpy-d2d");
+  }
+
+  @Test
+  void runStride_cpuTinyTable_showsCeilingAndMethod() {
+    int exit = run("run", "--suite", "stride", "--device", "cpu", "--option", "elements=4096");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("of memcpy").contains("100.0%").contains("method:")
+        .contains("System.nanoTime");
+  }
+
+  @Test
+  void run_unknownSuite_exit2NamingIt() {
+    assertThat(run("run", "--suite", "nope", "--device", "cpu")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown suite 'nope'; known: stride");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void run_unknownOption_exit2NamingIt() {
+    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "size=3")).isEqualTo(2);
+    assertThat(err.toString()).contains("size: unknown option; known: elements");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void run_badElements_exit2NamingIt() {
+    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "elements=-1")).isEqualTo(2);
+    assertThat(err.toString()).contains("elements: must be a positive integer");
+  }
+
+  @Test
+  void run_unknownDevice_exit2NamingIt() {
+    assertThat(run("run", "--suite", "stride", "--device", "cuda:7", "--option", "elements=4096")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown device 'cuda:7'; known: ").contains("cpu");
+    assertThat(out.toString()).isEmpty();
+  }
+}

@@ -1,0 +1,41 @@
+package io.busload.agent;
+
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Fixed results for golden files: every field known, nothing measured. */
+final class Fixtures {
+  static final DeviceInfo H100 = new DeviceInfo("gpu1/cuda:0", "cuda", "NVIDIA H100 80GB HBM3",
+      "GPU-12345678-9abc-def0-1234-56789abcdef0", "9.0", 132, 52428800, 85520809984L, 2619000000L, 5120,
+      3.35232e12, "13.0");
+
+  private Fixtures() {}
+
+  static List<KernelResult> results() {
+    return List.of(
+        result("00000000-0000-0000-0000-000000000001", "memcpy-d2d", Map.of("elements", 16777216L), true,
+            List.of(), List.of(5.0e-5, 5.1e-5, 5.2e-5)),
+        result("00000000-0000-0000-0000-000000000002", "stride-copy-fp32", Map.of("elements", 16777216L, "stride", 1L),
+            true, List.of(), List.of(6.0e-5, 6.2e-5, 6.4e-5)),
+        result("00000000-0000-0000-0000-000000000003", "stride-copy-fp32", Map.of("elements", 16777216L, "stride", 2L),
+            false, List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ"), List.of()));
+  }
+
+  private static KernelResult result(String id, String kernel, Map<String, Object> params, boolean valid,
+      List<String> mismatches, List<Double> samples) {
+    double median = samples.isEmpty() ? 0 : samples.get(1);
+    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.fromString(id), "run-1", "sweep-1", "gpu1", "0.1.0",
+        "abc123", H100, "stride", kernel, params, valid, mismatches, median,
+        samples.isEmpty() ? 0 : samples.get(0), samples.isEmpty() ? 0 : samples.get(2),
+        samples.isEmpty() ? 0 : (samples.get(2) - samples.get(0)) / median, samples, samples.isEmpty() ? 0 : 20,
+        samples.isEmpty() ? 0 : 42, 67108864, 67108864, 134217728, valid ? 134217728 / median : null,
+        valid ? "warm-up 42 launches; 3 samples of 20 launches between one CUDA event pair; median, \"quoted\""
+            : "no timing: the output check or a device call failed",
+        Instant.parse("2026-11-22T01:00:00Z"));
+  }
+}

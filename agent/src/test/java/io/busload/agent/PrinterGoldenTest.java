@@ -1,0 +1,68 @@
+package io.busload.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.busload.agent.report.CsvPrinter;
+import io.busload.agent.report.JsonPrinter;
+import io.busload.agent.report.ResultPrinter;
+import io.busload.agent.report.TablePrinter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Printers against golden files in src/test/resources/golden. To accept a deliberate change, run with
+ * {@code -Dbusload.updateGolden=true} and review the diff.
+ */
+class PrinterGoldenTest {
+
+  private static String print(ResultPrinter printer) {
+    StringWriter text = new StringWriter();
+    printer.print(Fixtures.results(), new PrintWriter(text));
+    return text.toString();
+  }
+
+  private static void assertGolden(String name, String actual) throws IOException {
+    if (Boolean.getBoolean("busload.updateGolden")) {
+      Files.writeString(Path.of("src/test/resources/golden", name), actual);
+    }
+    try (InputStream in = PrinterGoldenTest.class.getResourceAsStream("/golden/" + name)) {
+      assertThat(in).as("golden file %s", name).isNotNull();
+      assertThat(actual).isEqualTo(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void csv_threeResults_matchesGolden() throws IOException {
+    assertGolden("results.csv", print(new CsvPrinter()));
+  }
+
+  @Test
+  void json_threeResults_matchesGolden() throws IOException {
+    assertGolden("results.json", print(new JsonPrinter()));
+  }
+
+  @Test
+  void csv_invalidRow_emptyBandwidthAndQuotedMethod() {
+    String[] lines = print(new CsvPrinter()).split("\r\n");
+    assertThat(lines[0]).isEqualTo(CsvPrinter.HEADER);
+    assertThat(lines[1]).contains(",\"warm-up 42 launches; 3 samples of 20 launches between one CUDA event pair; median, \"\"quoted\"\"\"");
+    assertThat(lines[3]).contains("stride-copy-fp32,elements=16777216;stride=2,false,").contains(",134217728,,");
+  }
+
+  @Test
+  void table_ceilingInSameRun_showsFractionAndMethod() {
+    String table = print(new TablePrinter());
+    assertThat(table).contains("NVIDIA H100 80GB HBM3").contains("theoretical peak: 3352.3 GB/s");
+    // stride 1: 134217728 B / 62 us = 2164.8 GB/s; memcpy: / 51 us = 2631.7 GB/s -> 82.3%
+    assertThat(table).containsPattern("stride-copy-fp32 +elements=16777216;stride=1 +yes +62.00 +2164.8 +82.3%");
+    assertThat(table).containsPattern("memcpy-d2d +elements=16777216 +yes +51.00 +2631.7 +100.0%");
+    assertThat(table).contains("NO").contains("    out[7]: expected 1.5, got 0.25");
+    assertThat(table).contains("method:").contains("between one CUDA event pair");
+  }
+}

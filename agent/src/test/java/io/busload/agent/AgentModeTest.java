@@ -1,0 +1,146 @@
+package io.busload.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.busload.agent.cluster.AgentConfig;
+import io.busload.agent.cluster.AgentVerticle;
+import io.busload.agent.cpu.CpuDevice;
+import io.busload.kernels.Fatbin;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.AgentHello;
+import io.busload.protocol.Heartbeat;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
+import io.busload.protocol.RunRequest;
+import io.busload.protocol.RunStatus;
+import io.busload.protocol.cluster.Cluster;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Agent mode over a real clustered event bus on loopback: this test is the coordinator side (a Hazelcast
+ * data member with a unique cluster name), the agent serves its CPU device.
+ */
+class AgentModeTest {
+  private static final String AGENT_ID = "test-agent-" + UUID.randomUUID();
+
+  private Vertx coordinator;
+  private Vertx agent;
+  private final List<AgentHello> hellos = new CopyOnWriteArrayList<>();
+  private final List<Heartbeat> heartbeats = new CopyOnWriteArrayList<>();
+  private final List<RunStatus> statuses = new CopyOnWriteArrayList<>();
+  private final List<KernelResult> results = new CopyOnWriteArrayList<>();
+  private final AtomicInteger refusedResults = new AtomicInteger();
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private final CountDownLatch helloed = new CountDownLatch(1);
+  private CpuDevice cpu;
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    String name = "busload-agent-test-" + UUID.randomUUID();
+    int port = 16701 + (int) (Math.random() * 300);
+    List<String> members = List.of("127.0.0.1");
+    coordinator = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
+        ClusterSettings.COORDINATOR)).await(60, TimeUnit.SECONDS);
+    coordinator.eventBus().<AgentHello>consumer(Addresses.AGENT_HELLO, m -> {
+      hellos.add(m.body());
+      m.reply(Ack.ok(m.body().agentId()));
+      helloed.countDown();
+    }).completion().await(10, TimeUnit.SECONDS);
+    coordinator.eventBus().<Heartbeat>consumer(Addresses.AGENT_HEARTBEAT, m -> heartbeats.add(m.body()))
+        .completion().await(10, TimeUnit.SECONDS);
+    coordinator.eventBus().<RunStatus>consumer(Addresses.RUN_STATUS, m -> {
+      statuses.add(m.body());
+      m.reply(Ack.ok(m.body().runId()));
+      if (m.body().state() == RunStatus.State.DONE || m.body().state() == RunStatus.State.FAILED) {
+        finished.countDown();
+      }
+    }).completion().await(10, TimeUnit.SECONDS);
+    coordinator.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> {
+      // The first delivery is refused, as a coordinator that failed to commit would: the agent must retry.
+      if (refusedResults.getAndIncrement() == 0) {
+        m.reply(Ack.refused(m.body().id().toString(), "commit failed"));
+        return;
+      }
+      if (results.stream().noneMatch(r -> r.id().equals(m.body().id()))) {
+        results.add(m.body());
+      }
+      m.reply(Ack.ok(m.body().id().toString()));
+    }).completion().await(10, TimeUnit.SECONDS);
+
+    agent = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members, ClusterSettings.AGENT))
+        .await(60, TimeUnit.SECONDS);
+    cpu = CpuDevice.create("testhost");
+    AgentConfig config = new AgentConfig(AGENT_ID, "testhost", "test", Fatbin.sha256(), List.of(cpu),
+        Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMillis(500));
+    agent.deployVerticle(new AgentVerticle(config)).await(30, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stopCluster() throws Exception {
+    if (agent != null) {
+      agent.close().await(30, TimeUnit.SECONDS);
+    }
+    if (coordinator != null) {
+      coordinator.close().await(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void runRequest_cpuTiny_ackedThenRunningResultsDone() throws Exception {
+    assertThat(helloed.await(30, TimeUnit.SECONDS)).as("hello received").isTrue();
+    assertThat(hellos.getFirst().devices()).extracting(d -> d.id()).containsExactly("testhost/cpu");
+
+    RunRequest request = new RunRequest(Protocol.SCHEMA_VERSION, "run-" + UUID.randomUUID(), "sweep-1",
+        "testhost/cpu", "stride", Map.of("elements", "4096"));
+    Ack ack = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), request)
+        .await(20, TimeUnit.SECONDS).body();
+
+    assertThat(ack.ok()).as(String.valueOf(ack.reason())).isTrue();
+    assertThat(ack.id()).isEqualTo(request.runId());
+    assertThat(finished.await(120, TimeUnit.SECONDS)).as("DONE status").isTrue();
+    assertThat(statuses.getLast().state()).isEqualTo(RunStatus.State.DONE);
+    assertThat(statuses.getLast().message()).isNull();
+    assertThat(statuses.getLast().completed()).isEqualTo(7);
+    assertThat(statuses).filteredOn(s -> s.state() == RunStatus.State.RUNNING).isNotEmpty();
+    assertThat(results).hasSize(7).allSatisfy(r -> {
+      assertThat(r.valid()).as(r.kernel() + r.params() + r.mismatches()).isTrue();
+      assertThat(r.runId()).isEqualTo(request.runId());
+      assertThat(r.sweepId()).isEqualTo("sweep-1");
+      assertThat(r.agentId()).isEqualTo(AGENT_ID);
+      assertThat(r.device().id()).isEqualTo("testhost/cpu");
+      assertThat(r.bandwidth()).isPositive();
+    });
+    assertThat(refusedResults.get()).as("deliveries including the refused one").isEqualTo(8);
+    assertThat(heartbeats).isNotEmpty();
+    assertThat(heartbeats.getLast().agentId()).isEqualTo(AGENT_ID);
+    assertThat(heartbeats).anySatisfy(h -> assertThat(h.devices().getFirst().runId()).isEqualTo(request.runId()));
+  }
+
+  @Test
+  void runRequest_unknownSuiteOrDevice_refusedWithReason() throws Exception {
+    Ack suite = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), new RunRequest(
+        Protocol.SCHEMA_VERSION, "r1", "s1", "testhost/cpu", "nope", Map.of())).await(20, TimeUnit.SECONDS).body();
+    Ack device = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), new RunRequest(
+        Protocol.SCHEMA_VERSION, "r2", "s1", "testhost/cuda:3", "stride", Map.of())).await(20, TimeUnit.SECONDS).body();
+    Ack schema = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), new RunRequest(
+        Protocol.SCHEMA_VERSION + 1, "r3", "s1", "testhost/cpu", "stride", Map.of())).await(20, TimeUnit.SECONDS).body();
+
+    assertThat(suite.ok()).isFalse();
+    assertThat(suite.reason()).isEqualTo("unknown suite 'nope'; known: stride");
+    assertThat(device.reason()).isEqualTo("unknown device 'testhost/cuda:3'; known: testhost/cpu");
+    assertThat(schema.reason()).isEqualTo("schema version 2 is newer than 1");
+  }
+}

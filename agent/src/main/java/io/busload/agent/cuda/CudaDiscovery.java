@@ -52,7 +52,7 @@ public final class CudaDiscovery {
       lastReason = count[0] + " GPU(s)";
       return devices;
     } catch (LinkageError e) {
-      lastReason = "JCuda's native library did not load: " + e.getMessage();
+      lastReason = "JCuda's native library did not load: " + briefly(e.getMessage());
     } catch (CudaException e) {
       lastReason = e.getMessage();
     } catch (RuntimeException e) {
@@ -65,8 +65,7 @@ public final class CudaDiscovery {
   static DeviceInfo describe(String host, int ordinal, CUdevice device, String driver) {
     byte[] name = new byte[256];
     Cuda.check(JCudaDriver.cuDeviceGetName(name, name.length, device), "cuDeviceGetName", "ordinal=" + ordinal);
-    CUuuid uuid = new CUuuid();
-    Cuda.check(JCudaDriver.cuDeviceGetUuid(uuid, device), "cuDeviceGetUuid", "ordinal=" + ordinal);
+    String uuid = uuid(device, ordinal);
     long[] memory = new long[1];
     Cuda.check(JCudaDriver.cuDeviceTotalMem(memory, device), "cuDeviceTotalMem", "ordinal=" + ordinal);
     int major = attribute(device, ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
@@ -75,7 +74,7 @@ public final class CudaDiscovery {
     int l2 = attribute(device, ordinal, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     long memoryClockHz = attribute(device, ordinal, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) * 1000L; // kHz
     int busWidth = attribute(device, ordinal, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    return new DeviceInfo(host + "/cuda:" + ordinal, DeviceInfo.CUDA, cString(name), uuid(uuid.bytes),
+    return new DeviceInfo(host + "/cuda:" + ordinal, DeviceInfo.CUDA, cString(name), uuid,
         major + "." + minor, sms, l2, memory[0], memoryClockHz, busWidth,
         theoreticalPeak(memoryClockHz, busWidth), driver);
   }
@@ -102,6 +101,18 @@ public final class CudaDiscovery {
     return hex.toString();
   }
 
+  /** The UUID, or null (with a warning) where this driver does not give it: a GPU is still usable without it. */
+  private static String uuid(CUdevice device, int ordinal) {
+    CUuuid uuid = new CUuuid();
+    try {
+      Cuda.check(JCudaDriver.cuDeviceGetUuid(uuid, device), "cuDeviceGetUuid", "ordinal=" + ordinal);
+      return uuid(uuid.bytes);
+    } catch (CudaException e) {
+      LOG.warn("{}; device recorded without a UUID", e.getMessage());
+      return null;
+    }
+  }
+
   private static String driverVersion() {
     int[] version = new int[1];
     Cuda.check(JCudaDriver.cuDriverGetVersion(version), "cuDriverGetVersion");
@@ -119,6 +130,16 @@ public final class CudaDiscovery {
       return 0;
     }
     return value[0];
+  }
+
+  /** JCuda's load error carries whole stack traces: keep its first line and the line naming libcuda. */
+  static String briefly(String message) {
+    if (message == null) {
+      return "no reason given";
+    }
+    String[] lines = message.split("\\R");
+    String cuda = java.util.Arrays.stream(lines).filter(l -> l.contains("libcuda")).findFirst().orElse("");
+    return (lines[0] + (cuda.isEmpty() ? "" : " (" + cuda.trim() + ")")).trim();
   }
 
   private static String cString(byte[] bytes) {

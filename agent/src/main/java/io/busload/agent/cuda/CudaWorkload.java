@@ -37,6 +37,7 @@ final class CudaWorkload implements Workload {
   private final List<Runnable> frees = new ArrayList<>();
   private final Arena arena = Arena.ofShared(); // the input is generated on all cores
   private Pointer parameters;
+  private final Launch launch;
 
   CudaWorkload(KernelCase kernel, CUfunction function, long elements, RandomFloats random) {
     this.kernel = kernel;
@@ -44,6 +45,7 @@ final class CudaWorkload implements Workload {
     this.elements = elements;
     this.inputBytes = Math.multiplyExact(kernel.inputElements(elements), FLOAT);
     this.outputBytes = Math.multiplyExact(elements, FLOAT);
+    this.launch = kernel.launch(elements).orElse(null);
     try {
       allocate(input, inputBytes, "input");
       allocate(output, outputBytes, "output");
@@ -119,7 +121,6 @@ final class CudaWorkload implements Workload {
           "output", "input", "bytes=" + outputBytes);
       return;
     }
-    Launch launch = kernel.launch(elements).orElseThrow();
     Cuda.check(JCudaDriver.cuLaunchKernel(function, (int) launch.gridX(), 1, 1, launch.blockX(), 1, 1, 0, null,
         parameters, null), "cuLaunchKernel", kernel.spec().entryPoint(), "grid=" + launch.gridX(),
         "block=" + launch.blockX(), "elements=" + elements, kernel.params());

@@ -75,6 +75,17 @@ public final class Measurement {
       int warmupLaunches = launchesFor(WARMUP_SAMPLES * device.sampleTargetSeconds(), probe, MIN_WARMUP_LAUNCHES);
       double warmup = workload.timeBatch(warmupLaunches);
       int launches = launchesFor(device.sampleTargetSeconds(), warmup / warmupLaunches, 1);
+      // The warm-up average includes the first, slow launches (JIT on a CPU, clocks ramping on a GPU):
+      // time a batch at the calibrated size and resize it until one batch lasts at least the target.
+      int calibrationLaunches = 0;
+      for (int round = 0; round < 3; round++) {
+        double batch = workload.timeBatch(launches);
+        calibrationLaunches += launches;
+        if (batch >= device.sampleTargetSeconds()) {
+          break;
+        }
+        launches = launchesFor(device.sampleTargetSeconds(), batch / launches, launches);
+      }
 
       List<Double> samples = new ArrayList<>();
       long start = System.nanoTime();
@@ -84,7 +95,7 @@ public final class Measurement {
         stopReason = stoppingRule.stopReason(samples, (System.nanoTime() - start) / 1e9);
       } while (stopReason == null);
 
-      int warmedUp = 2 + warmupLaunches; // the checked launch, the probe, the warm-up batch
+      int warmedUp = 2 + warmupLaunches + calibrationLaunches; // checked launch, probe, warm-up, calibration
       String method = "warm-up " + warmedUp + " launches; " + samples.size() + " samples of " + launches
           + " launches " + device.timerDescription() + "; median; stopped at " + stopReason
           + "; bytes = useful read + written";

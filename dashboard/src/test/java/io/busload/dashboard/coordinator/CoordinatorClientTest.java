@@ -1,0 +1,120 @@
+package io.busload.dashboard.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import io.busload.dashboard.Results;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Against a real HTTP server on loopback answering as docs/contract.md says the coordinator does. */
+class CoordinatorClientTest {
+  private HttpServer server;
+  private CoordinatorClient client;
+  private final AtomicReference<String> lastRequest = new AtomicReference<>();
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.start();
+    client = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private void answer(String path, int status, String contentType, byte[] body) {
+    server.createContext(path, exchange -> {
+      lastRequest.set(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
+          + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      exchange.getResponseHeaders().add("Content-Type", contentType);
+      exchange.sendResponseHeaders(status, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+  }
+
+  @Test
+  void agents_contractJson_readsDevicesWithFingerprintAndCurrentRun() {
+    answer("/api/agents", 200, "application/json", """
+        [{"agentId":"b","host":"host-b","agentVersion":"0.1.0","online":true,"lastSeen":"2026-11-22T01:00:00Z",
+          "devices":[{"id":"b/cuda:0","kind":"cuda","name":"NVIDIA H200","uuid":"GPU-1","computeCapability":"9.0",
+            "multiprocessors":132,"l2Bytes":62914560,"memoryBytes":1,"memoryClockHz":1,"busWidthBits":6144,
+            "theoreticalPeakBytesPerSecond":4.8e12,"driverVersion":"13.0","fingerprint":"0123456789abcdef",
+            "runId":"r1","kernel":"stride-copy-fp32","completed":2,"total":9}]}]
+        """.getBytes(StandardCharsets.UTF_8));
+
+    List<Agent> agents = client.agents();
+
+    assertThat(agents).singleElement().satisfies(agent -> {
+      assertThat(agent.online()).isTrue();
+      assertThat(agent.lastSeen()).isEqualTo(Instant.parse("2026-11-22T01:00:00Z"));
+      assertThat(agent.devices()).singleElement().isEqualTo(new AgentDevice("b/cuda:0", "cuda", "NVIDIA H200",
+          "9.0", "0123456789abcdef", "r1", "stride-copy-fp32", 2, 9));
+    });
+  }
+
+  @Test
+  void results_storedKernelResults_readWithTheProtocolMapping() {
+    KernelResult stored = Results.stride("s1", Results.GPU, 4, 1.2e12, Instant.parse("2026-11-22T01:00:00Z"));
+    answer("/api/results", 200, "application/json", JsonCodec.toJson(List.of(stored)));
+
+    List<KernelResult> results = client.results("s1", 50);
+
+    assertThat(results).singleElement().satisfies(r -> {
+      assertThat(r.id()).isEqualTo(stored.id());
+      assertThat(r.bandwidth()).isEqualTo(1.2e12);
+      assertThat(r.params()).containsEntry("stride", 4);
+    });
+    assertThat(lastRequest.get()).startsWith("GET /api/results?sweepId=s1&limit=50");
+  }
+
+  @Test
+  void startSweep_created_postsTheSuiteAndReturnsTheSweepId() {
+    answer("/api/sweeps", 201, "application/json",
+        "{\"id\":\"sw-1\",\"runs\":[{\"runId\":\"r1\",\"deviceId\":\"b/cpu\"}]}".getBytes(StandardCharsets.UTF_8));
+
+    SweepStarted started = client.startSweep("stride");
+
+    assertThat(started.id()).isEqualTo("sw-1");
+    assertThat(started.runs()).containsExactly(new SweepStarted.Run("r1", "b/cpu"));
+    assertThat(lastRequest.get()).isEqualTo("POST /api/sweeps {\"suite\":\"stride\"}");
+  }
+
+  @Test
+  void startSweep_problemJson_messageCarriesTheDetail() {
+    answer("/api/sweeps", 400, "application/problem+json", """
+        {"type":"about:blank","title":"Bad Request","status":400,"detail":"no online device","field":"devices"}
+        """.getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> client.startSweep("stride"))
+        .isInstanceOf(CoordinatorException.class)
+        .hasMessage("POST /api/sweeps was refused (400): no online device");
+  }
+
+  @Test
+  void agents_nobodyListening_saysTheCoordinatorIsUnreachable() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    CoordinatorClient nowhere = new CoordinatorClient("http://127.0.0.1:" + closedPort);
+
+    assertThatThrownBy(nowhere::agents)
+        .isInstanceOf(CoordinatorException.class)
+        .hasMessageStartingWith("the coordinator at http://127.0.0.1:" + closedPort + "/ is unreachable");
+  }
+}

@@ -1,0 +1,114 @@
+package io.busload.dashboard.live;
+
+import static io.busload.dashboard.Results.CPU;
+import static io.busload.dashboard.Results.GPU;
+import static io.busload.dashboard.Results.stride;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.dashboard.Results;
+import io.busload.protocol.KernelResult;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StrideBandwidthTest {
+  private static final Instant T0 = Instant.parse("2026-11-22T00:00:00Z");
+
+  @Test
+  void gigabytesPerSecond_bytesPerSecond_dividesByOneBillionToTheMegabyte() {
+    assertThat(StrideBandwidth.gigabytesPerSecond(3.2e12)).isEqualTo(3200.0);
+    assertThat(StrideBandwidth.gigabytesPerSecond(1_234_567_890.0)).isEqualTo(1.235);
+  }
+
+  @Test
+  void load_resultsOfTwoDevices_oneSeriesPerDeviceOrderedByStride() {
+    StrideBandwidth chart = new StrideBandwidth();
+
+    chart.load("s1", List.of(
+        stride("s1", CPU, 4, 2e9, T0.plusSeconds(2)),
+        stride("s1", CPU, 1, 8e9, T0),
+        stride("s1", GPU, 1, 3.0e12, T0.plusSeconds(1))));
+
+    JsonNode series = chart.option().get("series");
+    assertThat(series).hasSize(2);
+    assertThat(series.get(0).get("name").asText()).contains("CPU: Test", "host-a/cpu");
+    assertThat(series.get(0).get("data").toString()).isEqualTo("[[1.0,8.0],[4.0,2.0]]");
+    assertThat(series.get(1).get("data").toString()).isEqualTo("[[1.0,3000.0]]");
+  }
+
+  @Test
+  void add_invalidResult_isIgnored() {
+    StrideBandwidth chart = new StrideBandwidth();
+    KernelResult invalid = Results.result("s1", CPU, "stride-copy-fp32", Map.of("stride", 2), false, 5e9, T0);
+
+    assertThat(chart.add(invalid)).isInstanceOf(StrideBandwidth.Change.Ignored.class);
+    assertThat(chart.pointCount()).isZero();
+  }
+
+  @Test
+  void add_resultWithoutStride_isIgnored() {
+    StrideBandwidth chart = new StrideBandwidth();
+    KernelResult noStride = Results.result("s1", CPU, "memcpy", Map.of("elements", 1024), true, 5e9, T0);
+
+    assertThat(chart.add(noStride)).isInstanceOf(StrideBandwidth.Change.Ignored.class);
+  }
+
+  @Test
+  void add_firstPointOfDevice_redrawsThenAppends() {
+    StrideBandwidth chart = new StrideBandwidth();
+
+    StrideBandwidth.Change first = chart.add(stride("s1", GPU, 1, 3.0e12, T0));
+    StrideBandwidth.Change second = chart.add(stride("s1", GPU, 2, 1.5e12, T0.plusSeconds(1)));
+
+    assertThat(first).isInstanceOf(StrideBandwidth.Change.Redraw.class);
+    assertThat(second).isEqualTo(new StrideBandwidth.Change.Point("host-b/cuda:0|stride-copy-fp32", 2, 1500.0));
+    assertThat(chart.sweepId()).isEqualTo("s1");
+  }
+
+  @Test
+  void add_sameStrideAgain_replacesThePoint() {
+    StrideBandwidth chart = new StrideBandwidth();
+    chart.add(stride("s1", CPU, 8, 1e9, T0));
+
+    chart.add(stride("s1", CPU, 8, 2e9, T0.plusSeconds(1)));
+
+    assertThat(chart.option().get("series").get(0).get("data").toString()).isEqualTo("[[8.0,2.0]]");
+  }
+
+  @Test
+  void add_resultOfNewerSweep_startsTheChartAfresh() {
+    StrideBandwidth chart = new StrideBandwidth();
+    chart.load("s1", List.of(stride("s1", CPU, 1, 8e9, T0), stride("s1", GPU, 1, 3e12, T0)));
+
+    StrideBandwidth.Change change = chart.add(stride("s2", CPU, 1, 9e9, T0.plusSeconds(60)));
+
+    assertThat(change).isInstanceOf(StrideBandwidth.Change.Redraw.class);
+    assertThat(chart.sweepId()).isEqualTo("s2");
+    assertThat(chart.option().get("series")).hasSize(1);
+    assertThat(chart.option().at("/title/subtext").asText()).isEqualTo("sweep s2");
+  }
+
+  @Test
+  void add_lateResultOfOlderSweep_isIgnored() {
+    StrideBandwidth chart = new StrideBandwidth();
+    chart.load("s2", List.of(stride("s2", CPU, 1, 8e9, T0.plusSeconds(60))));
+
+    StrideBandwidth.Change change = chart.add(stride("s1", CPU, 1, 9e9, T0));
+
+    assertThat(change).isInstanceOf(StrideBandwidth.Change.Ignored.class);
+    assertThat(chart.sweepId()).isEqualTo("s2");
+  }
+
+  @Test
+  void option_empty_hasTitleAxesWithUnitsLegendAndExactTooltip() {
+    JsonNode option = new StrideBandwidth().option();
+
+    assertThat(option.at("/title/text").asText()).isEqualTo("Bandwidth against stride");
+    assertThat(option.at("/xAxis/name").asText()).isEqualTo("stride (elements)");
+    assertThat(option.at("/yAxis/name").asText()).contains("GB/s");
+    assertThat(option.has("legend")).isTrue();
+    assertThat(option.at("/tooltip/formatter").asText()).contains("{@[1]} GB/s");
+  }
+}

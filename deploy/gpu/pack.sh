@@ -10,10 +10,14 @@ rm -rf "$CARRY/agent" && mkdir -p "$CARRY/agent/lib"
 ./busload mvn -q -pl agent dependency:copy-dependencies -DincludeScope=runtime \
   -DoutputDirectory="$CARRY/agent/lib" >/dev/null
 cp agent/target/busload-agent-*.jar "$CARRY/agent/agent.jar"
-# Hazelcast and the web stack never load in `run` mode, but keep the runtime whole for `agent` mode too.
+# The device tool carries 64 MiB at most. `./busload run` never joins a cluster, so Hazelcast (16 MB) and
+# Jackson 3 (pulled in by Hazelcast) stay behind unless BUSLOAD_CARRY=cluster asks for agent mode there.
+if [[ "${BUSLOAD_CARRY:-standalone}" == standalone ]]; then
+  rm -f "$CARRY"/agent/lib/hazelcast-*.jar "$CARRY"/agent/lib/jackson-*-3.*.jar "$CARRY"/agent/lib/vertx-hazelcast-*.jar
+fi
 modules=$("$JDK/bin/jdeps" --ignore-missing-deps --multi-release 25 --print-module-deps \
   --class-path "$CARRY/agent/lib/*" "$CARRY/agent/agent.jar" 2>/dev/null || true)
-modules="${modules:+$modules,}java.management,jdk.management,jdk.unsupported,java.naming,java.net.http,jdk.crypto.ec,jdk.zipfs"
+modules="${modules:+$modules,}jdk.unsupported,jdk.crypto.ec,jdk.zipfs"
 echo "runtime modules: $modules"
 rm -rf "$CARRY/jre" "$CARRY/jre.tar.xz"
 "$JDK/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=zip-9 \

@@ -59,7 +59,8 @@ public final class Coordinator {
 
   /** Undeploys (closing the REST server and the store) and, when it started it, leaves the cluster. */
   public Future<Void> stop() {
-    Future<Void> undeployed = vertx.undeploy(deploymentId);
-    return ownsVertx ? undeployed.eventually(vertx::close) : undeployed;
+    // Closing Vert.x undeploys the verticle first. Chaining close after undeploy instead would never
+    // complete: the chained callback is due on an event loop that the close has just shut down.
+    return ownsVertx ? vertx.close() : vertx.undeploy(deploymentId);
   }
 }

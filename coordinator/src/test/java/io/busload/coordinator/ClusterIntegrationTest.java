@@ -1,0 +1,227 @@
+package io.busload.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.store.Store;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.RunRequest;
+import io.busload.protocol.RunStatus;
+import io.busload.protocol.cluster.Cluster;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The coordinator in a real Hazelcast cluster (unique name, free ports, loopback), with the test joined as an
+ * agent-role member speaking docs/contract.md.
+ */
+class ClusterIntegrationTest {
+  private static final DeviceInfo GPU = Fixtures.gpu("it-host", 0);
+  private static final DeviceInfo CPU = Fixtures.cpu("it-host");
+
+  @TempDir Path dir;
+  private Coordinator coordinator;
+  private Vertx agentVertx;
+  private AgentDouble agent;
+  private Http http;
+  private final BlockingQueue<KernelResult> live = new LinkedBlockingQueue<>();
+  private final BlockingQueue<RunStatus> liveRuns = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    String name = "busload-test-" + UUID.randomUUID();
+    int clusterPort = freePort();
+    List<String> members = List.of("127.0.0.1");
+    coordinator = Coordinator.start(new CoordinatorSettings(dir, "127.0.0.1", 0,
+        new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR)))
+        .await(60, TimeUnit.SECONDS);
+    agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
+        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+    agentVertx.eventBus().<KernelResult>consumer(Addresses.LIVE_RESULTS, m -> live.add(m.body()))
+        .completion().await(20, TimeUnit.SECONDS);
+    agentVertx.eventBus().<RunStatus>consumer(Addresses.LIVE_RUNS, m -> liveRuns.add(m.body()))
+        .completion().await(20, TimeUnit.SECONDS);
+    agent = new AgentDouble(agentVertx, Fixtures.hello("it-agent", GPU, CPU));
+    http = new Http(coordinator.httpPort());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    if (agentVertx != null) {
+      agentVertx.close().await(30, TimeUnit.SECONDS);
+    }
+    if (coordinator != null) {
+      coordinator.stop().await(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void agentMember_sweepThroughResults_ackedAfterStoreServedAndSweepDone() throws Exception {
+    JsonNode agents = Http.json(http.get("/api/agents"));
+    assertThat(agents.get(0).get("online").asBoolean()).isTrue();
+
+    String sweepA = created(http.post("/api/sweeps",
+        "{\"suite\":\"stride\",\"devices\":[\"it-host/cuda:0\",\"it-host/cpu\"],\"options\":{\"elements\":\"4096\"}}"));
+    String sweepB = created(http.post("/api/sweeps", "{\"suite\":\"stride\",\"devices\":[\"it-host/cuda:0\"]}"));
+
+    // One run per device of sweep A; sweep B waits: the GPU runs one benchmark at a time.
+    List<RunRequest> first = List.of(agent.nextRequest(Duration.ofSeconds(15)), agent.nextRequest(Duration.ofSeconds(15)));
+    assertThat(first).extracting(RunRequest::sweepId).containsOnly(sweepA);
+    assertThat(first).extracting(RunRequest::deviceId).containsExactlyInAnyOrder(GPU.id(), CPU.id());
+    assertThat(first.getFirst().options()).containsEntry("elements", "4096");
+    assertThat(agent.requests.poll(2, TimeUnit.SECONDS)).as("no second run on a busy GPU").isNull();
+    RunRequest gpuRun = first.stream().filter(r -> r.deviceId().equals(GPU.id())).findFirst().orElseThrow();
+    RunRequest cpuRun = first.stream().filter(r -> r.deviceId().equals(CPU.id())).findFirst().orElseThrow();
+
+    assertThat(agent.status(gpuRun, RunStatus.State.RUNNING, 0, 3).ok()).isTrue();
+    assertThat(runState(sweepA, gpuRun.runId())).isEqualTo("RUNNING");
+    List<KernelResult> sent = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      KernelResult result = Fixtures.result(sweepA, gpuRun.runId(), "it-agent", GPU, 1L << i, i != 2, Instant.now());
+      Ack ack = agent.result(result);
+      // Read the database the moment the ack arrives: the row must already be committed.
+      assertThat(storedIds(Set.of(result.id()))).as("stored when acked").containsExactly(result.id());
+      assertThat(ack.ok()).isTrue();
+      assertThat(ack.id()).isEqualTo(result.id().toString());
+      sent.add(result);
+    }
+    assertThat(agent.status(gpuRun, RunStatus.State.DONE, 3, 3).ok()).isTrue();
+
+    RunRequest next = agent.nextRequest(Duration.ofSeconds(15));
+    assertThat(next.sweepId()).isEqualTo(sweepB);
+    assertThat(next.deviceId()).isEqualTo(GPU.id());
+
+    assertThat(agent.status(cpuRun, RunStatus.State.RUNNING, 0, 1).ok()).isTrue();
+    KernelResult cpuResult = Fixtures.result(sweepA, cpuRun.runId(), "it-agent", CPU, 2, true, Instant.now());
+    assertThat(agent.result(cpuResult).ok()).isTrue();
+    sent.add(cpuResult);
+    assertThat(agent.result(cpuResult).ok()).as("a redelivered result is acked again").isTrue();
+    assertThat(agent.status(cpuRun, RunStatus.State.DONE, 1, 1).ok()).isTrue();
+    assertThat(agent.status(next, RunStatus.State.FAILED, 0, 3).ok()).isTrue();
+
+    JsonNode a = Http.json(http.get("/api/sweeps/" + sweepA));
+    assertThat(a.get("state").asText()).isEqualTo("DONE");
+    assertThat(a.get("completed").asInt()).isEqualTo(4);
+    assertThat(a.get("total").asInt()).isEqualTo(4);
+    JsonNode b = Http.json(http.get("/api/sweeps/" + sweepB));
+    assertThat(b.get("state").asText()).isEqualTo("FAILED");
+    assertThat(b.get("runs").get(0).get("message").asText()).isEqualTo("kernel crashed");
+    assertThat(Http.json(http.get("/api/sweeps")).get(0).get("id").asText()).isEqualTo(sweepB);
+
+    JsonNode results = Http.json(http.get("/api/results?sweepId=" + sweepA));
+    assertThat(results).hasSize(4);
+    assertThat(ids(results)).containsExactlyInAnyOrderElementsOf(sent.stream().map(r -> r.id().toString()).toList());
+    HttpResponse<String> csv = http.get("/api/results?sweepId=" + sweepA, "text/csv");
+    assertThat(csv.body().lines().toList()).hasSize(5).first().asString().startsWith("id,sweepId,runId,measuredAt");
+    assertThat(http.get("/api/results?sweepId=" + sweepA + "&device=it-host/cpu&format=csv").body().lines())
+        .hasSize(2).last().asString().startsWith(cpuResult.id() + "," + sweepA + "," + cpuRun.runId());
+
+    Set<UUID> published = new java.util.HashSet<>();
+    for (int i = 0; i < 4; i++) {
+      KernelResult r = live.poll(10, TimeUnit.SECONDS);
+      assertThat(r).as("live result %d", i).isNotNull();
+      published.add(r.id());
+    }
+    assertThat(published).containsExactlyInAnyOrderElementsOf(sent.stream().map(KernelResult::id).toList());
+    assertThat(live.poll(500, TimeUnit.MILLISECONDS)).as("the redelivery is not published again").isNull();
+    List<RunStatus> statuses = new ArrayList<>();
+    for (RunStatus s; (s = liveRuns.poll(2, TimeUnit.SECONDS)) != null; ) {
+      statuses.add(s);
+    }
+    assertThat(statuses).extracting(RunStatus::state).contains(RunStatus.State.RUNNING, RunStatus.State.DONE,
+        RunStatus.State.FAILED);
+  }
+
+  @Test
+  void result_newerSchemaVersion_refusedWithReasonAndNotStored() throws Exception {
+    KernelResult newer = Fixtures.withSchemaVersion(
+        Fixtures.result(null, null, "it-agent", GPU, 4, true, Instant.now()), 2);
+
+    Ack ack = agent.result(newer);
+
+    assertThat(ack.ok()).isFalse();
+    assertThat(ack.id()).isEqualTo(newer.id().toString());
+    assertThat(ack.reason()).isEqualTo("schema version 2 is newer than 1");
+    assertThat(storedIds(Set.of(newer.id()))).isEmpty();
+  }
+
+  @Test
+  void runStatus_unknownRun_refused() throws Exception {
+    RunRequest ghost = new RunRequest(1, "no-such-run", "no-such-sweep", GPU.id(), "stride", java.util.Map.of());
+
+    Ack ack = agent.status(ghost, RunStatus.State.DONE, 0, 0);
+
+    assertThat(ack.ok()).isFalse();
+    assertThat(ack.reason()).contains("unknown run");
+  }
+
+  private String runState(String sweepId, String runId) {
+    for (JsonNode run : Http.json(http.get("/api/sweeps/" + sweepId)).get("runs")) {
+      if (run.get("runId").asText().equals(runId)) {
+        return run.get("state").asText();
+      }
+    }
+    throw new AssertionError("no run " + runId + " in sweep " + sweepId);
+  }
+
+  private static String created(HttpResponse<String> response) {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    return Http.json(response).get("id").asText();
+  }
+
+  private static List<String> ids(JsonNode results) {
+    List<String> ids = new ArrayList<>();
+    results.forEach(r -> ids.add(r.get("id").asText()));
+    return ids;
+  }
+
+  /** Straight from the database the coordinator writes to (same JVM, same H2 database). */
+  private Set<UUID> storedIds(Set<UUID> wanted) throws Exception {
+    try (Connection c = DriverManager.getConnection(Store.jdbcUrl(dir), "sa", "");
+        PreparedStatement s = c.prepareStatement("SELECT id FROM results WHERE id = ?")) {
+      Set<UUID> found = new java.util.HashSet<>();
+      for (UUID id : wanted) {
+        s.setObject(1, id);
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            found.add(rs.getObject(1, UUID.class));
+          }
+        }
+      }
+      return found.stream().collect(Collectors.toSet());
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -118,6 +118,10 @@ class LiveViewBrowserTest {
       assertThat(seriesData(page)).isEqualTo(expected);
       assertThat(page.evaluate("() => document.querySelector('busload-echart').option().series[0].name"))
           .asString().contains("NVIDIA H200", "host-b/cuda:0");
+
+      page.navigate("http://127.0.0.1:" + port + "/fleet");
+      page.waitForSelector("#fleet-grid");
+      assertThat(page.locator("#coordinator-notice").textContent()).contains("is unreachable");
       browser.close();
     } finally {
       coordinator.close().await(20, TimeUnit.SECONDS);

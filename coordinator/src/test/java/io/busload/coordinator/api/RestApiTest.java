@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.Coordinator;
-import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.cluster.ClusterSettings;
 import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -40,7 +38,7 @@ class RestApiTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, settings(dir)).await(30, TimeUnit.SECONDS);
+    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
     http = new Http(coordinator.httpPort());
     Ack ack = vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("a1", CPU, GPU))
         .await(10, TimeUnit.SECONDS).body();
@@ -51,11 +49,6 @@ class RestApiTest {
   void stop() throws Exception {
     coordinator.stop().await(20, TimeUnit.SECONDS);
     vertx.close().await(20, TimeUnit.SECONDS);
-  }
-
-  static CoordinatorSettings settings(Path dir) {
-    return new CoordinatorSettings(dir, "127.0.0.1", 0,
-        new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR));
   }
 
   @Test

@@ -1,0 +1,44 @@
+package io.busload.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CoordinatorSettingsTest {
+  @Test
+  void resolve_nothingGiven_contractDefaults() {
+    CoordinatorSettings s = CoordinatorSettings.resolve(null, null, null, Map.of(), "/home/u");
+
+    assertThat(s.dataDir()).isEqualTo(Path.of("/home/u/.busload/coordinator"));
+    assertThat(s.httpPort()).isEqualTo(8081);
+    assertThat(s.httpHost()).isEqualTo("127.0.0.1");
+    assertThat(s.cluster().eventBusPort()).isEqualTo(7701);
+    assertThat(s.cluster().liteMember()).isFalse();
+  }
+
+  @Test
+  void resolve_environmentAndCommandLine_commandLineWins() {
+    Map<String, String> env = Map.of("BUSLOAD_DATA", "/srv/busload", "BUSLOAD_HTTP_PORT", "9000",
+        "BUSLOAD_HTTP_HOST", "0.0.0.0", "BUSLOAD_CLUSTER_NAME", "lab");
+
+    CoordinatorSettings fromEnv = CoordinatorSettings.resolve(null, null, null, env, "/home/u");
+    CoordinatorSettings fromCli = CoordinatorSettings.resolve(Path.of("/data"), "10.0.0.5", 9100, env, "/home/u");
+
+    assertThat(fromEnv.dataDir()).isEqualTo(Path.of("/srv/busload"));
+    assertThat(fromEnv.httpPort()).isEqualTo(9000);
+    assertThat(fromEnv.httpHost()).isEqualTo("0.0.0.0");
+    assertThat(fromEnv.cluster().clusterName()).isEqualTo("lab");
+    assertThat(fromCli.dataDir()).isEqualTo(Path.of("/data"));
+    assertThat(fromCli.httpPort()).isEqualTo(9100);
+    assertThat(fromCli.httpHost()).isEqualTo("10.0.0.5");
+  }
+
+  @Test
+  void resolve_badPortInEnvironment_namesTheVariable() {
+    assertThatThrownBy(() -> CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_HTTP_PORT", "http"), "/h"))
+        .hasMessageStartingWith("BUSLOAD_HTTP_PORT");
+  }
+}

@@ -19,4 +19,6 @@ export BUSLOAD_JAVA=/tmp/busload/jre/bin/java BUSLOAD_BUNDLE="$PWD/.carry/agent"
 # Native cross-check of the same fatbin entry points (nvcc is on the GPU machine; libcuda too).
 FATBIN=/tmp/busload/busload.fatbin
 python3 -c 'import sys,zipfile,glob; sys.stdout.buffer.write(zipfile.ZipFile(glob.glob(".carry/agent/lib/busload-kernels-*.jar")[0]).read("io/busload/kernels/busload.fatbin"))' > "$FATBIN"
-nvcc -O2 -o /tmp/busload/crosscheck deploy/gpu/crosscheck.cu -lcuda && /tmp/busload/crosscheck "$FATBIN" | tee "$OUT/crosscheck.csv"
+nvcc -O2 -o /tmp/busload/crosscheck deploy/gpu/crosscheck.cu -lcuda && /tmp/busload/crosscheck "$FATBIN" 67108864 | tee "$OUT/crosscheck.csv"
+# A size that is not a multiple of a block's 1024 elements: the tail must be right too.
+./busload run --suite stride --option elements=1000003 --format table 2>&1 | tee "$OUT/stride-tail-table.txt"

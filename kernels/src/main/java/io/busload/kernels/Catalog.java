@@ -12,14 +12,14 @@ public final class Catalog {
 
   /** Driver device-to-device copy of the stride-1 copy's bytes: the ceiling timed in every run. */
   public static final KernelSpec MEMCPY_D2D = new KernelSpec(
-      "memcpy-d2d", "memcpy", KernelSpec.Kind.MEMCPY, null, List.of(), List.of(), 0, new DeviceCopy());
+      "memcpy-d2d", "memcpy", KernelSpec.Kind.MEMCPY, null, List.of(), List.of(), 0, 0, new DeviceCopy());
 
   public static final KernelSpec STRIDE_COPY_FP32 = new KernelSpec(
       "stride-copy-fp32", "stride", KernelSpec.Kind.KERNEL, "busload_stride_copy_f32",
       List.of(new Axis(StridedCopy.STRIDE, STRIDES)),
       List.of(KernelSpec.Arg.INPUT, KernelSpec.Arg.OUTPUT, KernelSpec.Arg.ELEMENTS,
           KernelSpec.Arg.param(StridedCopy.STRIDE)),
-      256, new StridedCopy());
+      256, 4, new StridedCopy());
 
   private static final Map<String, List<KernelSpec>> SUITES = suites();
 

@@ -18,12 +18,13 @@ import java.util.TreeMap;
  * @param entryPoint the {@code extern "C"} function in the fatbin; null for {@link Kind#MEMCPY}
  * @param axes parameter axes swept in order; every combination is one measured result
  * @param args the CUDA entry point's arguments, in order
- * @param blockSize threads per block (one thread per output element)
+ * @param blockSize threads per block
+ * @param elementsPerThread output elements each thread moves (must match the CUDA source)
  * @param pattern sizes, traffic, coalescing and reference
  */
 public record KernelSpec(
     String name, String family, Kind kind, String entryPoint, List<Axis> axes, List<Arg> args, int blockSize,
-    Pattern pattern) {
+    int elementsPerThread, Pattern pattern) {
 
   public enum Kind { KERNEL, MEMCPY }
 
@@ -71,6 +72,6 @@ public record KernelSpec(
 
   /** Geometry of one launch over {@code outputElements}; empty for the driver's copy. */
   public Optional<Launch> launch(long outputElements) {
-    return kind == Kind.MEMCPY ? Optional.empty() : Optional.of(Launch.oneThreadPerElement(outputElements, blockSize));
+    return kind == Kind.MEMCPY ? Optional.empty() : Optional.of(Launch.forElements(outputElements, blockSize, elementsPerThread));
   }
 }

@@ -10,6 +10,12 @@ public record Launch(long gridX, int blockX) {
 
   /** One thread per element, {@code block} threads per block. */
   public static Launch oneThreadPerElement(long elements, int block) {
-    return new Launch((elements + block - 1) / block, block);
+    return forElements(elements, block, 1);
+  }
+
+  /** {@code perThread} elements per thread, {@code block} threads per block. */
+  public static Launch forElements(long elements, int block, int perThread) {
+    long perBlock = (long) block * perThread;
+    return new Launch((elements + perBlock - 1) / perBlock, block);
   }
 }

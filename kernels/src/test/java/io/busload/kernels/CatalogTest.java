@@ -33,9 +33,10 @@ class CatalogTest {
   }
 
   @Test
-  void launch_strideCopy_oneThreadPerElementRoundedUp() {
-    assertThat(Catalog.STRIDE_COPY_FP32.launch(1000)).contains(new Launch(4, 256));
-    assertThat(Catalog.STRIDE_COPY_FP32.launch(1L << 24)).contains(new Launch(65536, 256));
+  void launch_strideCopy_fourElementsPerThreadRoundedUp() {
+    assertThat(Catalog.STRIDE_COPY_FP32.launch(1000)).contains(new Launch(1, 256));
+    assertThat(Catalog.STRIDE_COPY_FP32.launch(1025)).contains(new Launch(2, 256));
+    assertThat(Catalog.STRIDE_COPY_FP32.launch(1L << 24)).contains(new Launch(16384, 256));
     assertThat(Catalog.MEMCPY_D2D.launch(1000)).isEmpty();
   }
 
@@ -43,5 +44,11 @@ class CatalogTest {
   void cudaSource_entryPointOfEveryKernel_isDeclaredExternC() throws Exception {
     String source = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/stride.cu"));
     assertThat(source).contains("extern \"C\" __global__ void " + Catalog.STRIDE_COPY_FP32.entryPoint() + "(");
+  }
+
+  @Test
+  void cudaSource_elementsPerThread_matchesCatalogGeometry() throws Exception {
+    String source = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/stride.cu"));
+    assertThat(source).contains("#define BUSLOAD_STRIDE_PER_THREAD " + Catalog.STRIDE_COPY_FP32.elementsPerThread() + "\n");
   }
 }

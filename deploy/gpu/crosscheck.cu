@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
   double memcpy_s = median_seconds([&] { CHECK(cuMemcpyDtoDAsync(out, in, n * sizeof(float), 0)); }, start, stop);
   std::printf("memcpy-d2d,,%.9g,%llu,%.2f\n", memcpy_s, bytes, bytes / memcpy_s / 1e9);
   for (unsigned long long stride : strides) {
-    unsigned int block = 256;
-    unsigned int grid = (unsigned int)((n + block - 1) / block);
+    unsigned int block = 256, per_thread = 4;  // Catalog.STRIDE_COPY_FP32's geometry
+    unsigned int grid = (unsigned int)((n + block * per_thread - 1) / (block * per_thread));
     void* args[] = {&in, &out, &n, &stride};
     double s = median_seconds([&] { CHECK(cuLaunchKernel(stride_copy, grid, 1, 1, block, 1, 1, 0, 0, args, nullptr)); },
                               start, stop);

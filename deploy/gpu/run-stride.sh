@@ -13,9 +13,8 @@ export BUSLOAD_JAVA=/tmp/busload/jre/bin/java BUSLOAD_BUNDLE="$PWD/.carry/agent"
   "$BUSLOAD_JAVA" -version 2>&1 | head -1
 } 2>&1 | tee "$OUT/machine.txt"
 ./busload run --suite stride --format table 2>&1 | tee "$OUT/stride-table.txt"
-./busload run --suite stride --format json > "$OUT/stride.json" 2> "$OUT/stride-json.err"
 ./busload run --suite stride --format csv > "$OUT/stride.csv" 2> "$OUT/stride-csv.err"
-./busload run --suite stride --device cpu --option elements=1048576 --format table 2>&1 | tee "$OUT/stride-cpu-table.txt"
+./busload run --suite stride --device cpu --option elements=1048576 --format table > "$OUT/stride-cpu-table.txt" 2>&1
 # Native cross-check of the same fatbin entry points (nvcc is on the GPU machine; libcuda too).
 FATBIN=/tmp/busload/busload.fatbin
 python3 -c 'import sys,zipfile,glob; sys.stdout.buffer.write(zipfile.ZipFile(glob.glob(".carry/agent/lib/busload-kernels-*.jar")[0]).read("io/busload/kernels/busload.fatbin"))' > "$FATBIN"

@@ -48,7 +48,7 @@ final class AgentCommand implements Callable<Integer> {
     LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}", config.agentId(),
         settings.clusterName(), settings.host(), settings.eventBusPort(),
         served.stream().map(d -> d.info().name()).toList());
-    Vertx vertx = Cluster.start(settings).await(120, TimeUnit.SECONDS);
+    Vertx vertx = Cluster.join(settings, java.time.Duration.ofSeconds(3), java.time.Duration.ofDays(365));
     vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
 
     CountDownLatch stopped = new CountDownLatch(1);

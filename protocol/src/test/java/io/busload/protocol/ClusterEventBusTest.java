@@ -36,4 +36,33 @@ class ClusterEventBusTest {
       coordinator.close().await(20, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void join_liteMemberBeforeAnyCoordinator_waitsAndJoinsOnceOneIsUp() throws Exception {
+    String name = "busload-test-" + UUID.randomUUID();
+    int port = 16101 + (int) (Math.random() * 200);
+    List<String> members = List.of("127.0.0.1");
+    java.util.concurrent.CompletableFuture<Vertx> agent = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return Cluster.join(new ClusterSettings(name, "127.0.0.1", null, port, 0, members, ClusterSettings.AGENT),
+            java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(90));
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    Thread.sleep(4000);
+    assertThat(agent).isNotDone();
+    Vertx coordinator = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
+        ClusterSettings.COORDINATOR)).await(60, TimeUnit.SECONDS);
+    try {
+      Vertx joined = agent.get(90, TimeUnit.SECONDS);
+      coordinator.eventBus().<Ack>consumer(Addresses.RUN_STATUS, m -> m.reply(Ack.ok("pong")))
+          .completion().await(10, TimeUnit.SECONDS);
+      assertThat(joined.eventBus().<Ack>request(Addresses.RUN_STATUS, Ack.ok("ping")).await(20, TimeUnit.SECONDS)
+          .body().id()).isEqualTo("pong");
+      joined.close().await(20, TimeUnit.SECONDS);
+    } finally {
+      coordinator.close().await(20, TimeUnit.SECONDS);
+    }
+  }
 }

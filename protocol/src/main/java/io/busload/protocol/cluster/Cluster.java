@@ -25,6 +25,31 @@ public final class Cluster {
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register);
   }
 
+  /**
+   * Joins, retrying every {@code retryDelay} until it succeeds or {@code deadline} passes. A lite member
+   * (agent, dashboard) cannot start clustered Vert.x while no coordinator holds the cluster's data: Hazelcast
+   * answers "all nodes in the cluster are lite members". Hosts reboot in any order, so they wait for one.
+   * Blocks the calling thread: call it from a main thread, never from an event loop.
+   */
+  public static Vertx join(ClusterSettings settings, java.time.Duration retryDelay, java.time.Duration deadline)
+      throws InterruptedException {
+    long giveUp = System.nanoTime() + deadline.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start(settings).await(120, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (RuntimeException | java.util.concurrent.TimeoutException e) {
+        if (System.nanoTime() + retryDelay.toNanos() > giveUp) {
+          throw new IllegalStateException("could not join cluster '" + settings.clusterName() + "' after "
+              + attempt + " attempt(s): " + e.getMessage(), e);
+        }
+        org.slf4j.LoggerFactory.getLogger(Cluster.class).warn(
+            "joining cluster '{}' failed (attempt {}: {}); no coordinator yet? retrying in {} s",
+            settings.clusterName(), attempt, e.getMessage(), retryDelay.toSeconds());
+        Thread.sleep(retryDelay.toMillis());
+      }
+    }
+  }
+
   /** Starting from Vert.x's own config keeps its map settings; then multicast off, explicit members. */
   static Config hazelcastConfig(ClusterSettings settings) {
     Config config = ConfigUtil.loadConfig();

@@ -19,4 +19,28 @@ public record Check(long checked, long mismatchCount, List<String> mismatches) {
   public boolean passed() {
     return mismatchCount == 0;
   }
+
+  /** Counts checked elements and keeps the first {@link #REPORTED} mismatches, for a program's reference check. */
+  public static final class Collector {
+    private long checked;
+    private long mismatchCount;
+    private final List<String> first = new java.util.ArrayList<>();
+
+    /** {@code count} more elements were compared. */
+    public void checked(long count) {
+      checked += count;
+    }
+
+    /** One mismatch, described as {@code out[i]: expected X, got Y}. */
+    public void mismatch(String description) {
+      mismatchCount++;
+      if (first.size() < REPORTED) {
+        first.add(description);
+      }
+    }
+
+    public Check result() {
+      return new Check(checked, mismatchCount, first);
+    }
+  }
 }

@@ -26,7 +26,7 @@ public record KernelSpec(
     String name, String family, Kind kind, String entryPoint, List<Axis> axes, List<Arg> args, int blockSize,
     int elementsPerThread, Pattern pattern) {
 
-  public enum Kind { KERNEL, MEMCPY }
+  public enum Kind { KERNEL, MEMCPY, PROGRAM }
 
   /** An argument of a CUDA entry point. */
   public record Arg(ArgKind kind, String param) {
@@ -42,6 +42,11 @@ public record KernelSpec(
   }
 
   public enum ArgKind { INPUT, OUTPUT, ELEMENTS, PARAM }
+
+  /** A kernel of a {@link Family}: everything else (geometry, traffic, reference) is in its {@link Program}. */
+  public KernelSpec(String name, String family, List<Axis> axes) {
+    this(name, family, Kind.PROGRAM, null, axes, List.of(), 0, 0, null);
+  }
 
   public KernelSpec {
     Objects.requireNonNull(name, "name");

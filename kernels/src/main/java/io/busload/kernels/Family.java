@@ -1,0 +1,28 @@
+package io.busload.kernels;
+
+import java.util.List;
+
+/**
+ * One kernel family = one {@code src/main/cuda/<family>.cu} + one Java class implementing this, registered in
+ * {@code META-INF/services/io.busload.kernels.Family} (docs/design/kernel-programs.md). The suite named after
+ * the family runs its kernels; suite {@code coalescing} runs every family.
+ */
+public interface Family {
+  /** Suite name and {@link KernelSpec#family()} of its kernels, lowercase ({@code transpose}). */
+  String name();
+
+  /** Its catalog entries, in the order a suite runs them. */
+  List<KernelSpec> kernels();
+
+  /**
+   * The size a case runs at when the options do not say (meaning is the family's, documented on its class):
+   * a working set well above L2 on GPUs and within {@link DeviceLimits#defaultBudgetBytes()}, seconds on CPUs.
+   */
+  long defaultSize(KernelCase kernelCase, DeviceLimits limits);
+
+  /**
+   * The program of one case at one size. Throws {@link IllegalArgumentException} whose message starts with
+   * the offending field ({@code "size: ..."}, {@code "stride: ..."}) for an invalid combination.
+   */
+  Program program(KernelCase kernelCase, long size);
+}

@@ -1,0 +1,58 @@
+package io.busload.kernels;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything needed to run, model and check one {@link KernelCase} at one size: built by
+ * {@link Family#program} before anything is allocated, so a bad size or parameter fails with a message naming
+ * the field and a plan can be checked against free memory. Backends are generic over it
+ * (docs/design/kernel-programs.md).
+ */
+public interface Program {
+  /** Every device buffer, indexed by position; {@link Arg.Buf} and {@link Step} refer to these indexes. */
+  List<Buffer> buffers();
+
+  /**
+   * Fills elements {@code [first, first + chunk.byteSize() / type.bytes())} of INPUT buffer {@code buffer} into
+   * {@code chunk} (native byte order, element 0 of the chunk is element {@code first}). Must be a pure function
+   * of (seed, buffer, index): backends fill in chunks, in parallel, in any order. Seeded random, never zeros.
+   */
+  void fill(int buffer, long first, MemorySegment chunk);
+
+  /** What one timed launch does, in order; usually one {@link Step.Kernel}. */
+  List<Step> steps();
+
+  /** Useful bytes read and written (and FLOPs) by one launch (all steps). */
+  Traffic traffic();
+
+  /** Expected sectors per request of each global load and store, from {@link WarpSimulator}; empty if not ours. */
+  List<Coalescing> coalescing();
+
+  /**
+   * The CPU reference: {@code host.get(i)} holds buffer {@code i} after one launch (inputs as filled, outputs
+   * and scratch as the device left them; outputs were poisoned before). Tolerance fit for the type.
+   */
+  Check check(List<MemorySegment> host);
+
+  /** One launch in Java on host buffers (same indexes as {@link #buffers()}), for the CPU backend. */
+  void runOnCpu(List<MemorySegment> buffers, Parallel parallel);
+
+  /** Bytes of every buffer together: what the device must have free. */
+  default long deviceBytes() {
+    return buffers().stream().mapToLong(Buffer::bytes).sum();
+  }
+
+  /**
+   * Why this case cannot run on this device though its inputs are valid (a skip, never a failure), for
+   * example not enough free memory for a default size. Empty when it can run.
+   */
+  default Optional<String> skipReason(DeviceLimits limits) {
+    long needed = deviceBytes();
+    if (needed > limits.freeBytes()) {
+      return Optional.of("size: needs " + Sizes.bytes(needed) + ", " + Sizes.bytes(limits.freeBytes()) + " free");
+    }
+    return Optional.empty();
+  }
+}

@@ -1,5 +1,6 @@
 package io.busload.coordinator;
 
+import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.cluster.ClusterSettings;
 import java.nio.file.Path;
 import java.util.Map;
@@ -13,8 +14,10 @@ import java.util.Objects;
  * @param httpHost interface for the REST API; loopback unless the fleet's other hosts need it
  * @param httpPort REST port; 0 picks a free one (tests)
  * @param cluster how to join the fleet's cluster
+ * @param database the PostgreSQL to use; {@link DatabaseSettings#EMBEDDED} starts one in {@code dataDir}
  */
-public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster) {
+public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+    DatabaseSettings database) {
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final int DEFAULT_EVENT_BUS_PORT = 7701;
   public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -22,14 +25,20 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
   public CoordinatorSettings {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(httpHost, "httpHost");
+    Objects.requireNonNull(database, "database");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
   }
 
+  /** With the embedded PostgreSQL in {@code dataDir}, the local default. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster) {
+    this(dataDir, httpHost, httpPort, cluster, DatabaseSettings.EMBEDDED);
+  }
+
   /**
    * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
-   * {@code BUSLOAD_HTTP_PORT} and the {@code BUSLOAD_CLUSTER_*} variables, over the defaults of
+   * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}) and the {@code BUSLOAD_CLUSTER_*} variables, over the defaults of
    * docs/contract.md.
    */
   public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
@@ -41,7 +50,8 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         : present(env.get("BUSLOAD_HTTP_HOST")) ? env.get("BUSLOAD_HTTP_HOST").trim() : DEFAULT_HTTP_HOST;
     int httpPort = httpPortOption != null ? httpPortOption : port(env.get("BUSLOAD_HTTP_PORT"));
     ClusterSettings cluster = ClusterSettings.fromEnvironment(env, ClusterSettings.COORDINATOR, DEFAULT_EVENT_BUS_PORT);
-    return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster);
+    return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
+        DatabaseSettings.fromEnvironment(env));
   }
 
   private static boolean present(String value) {

@@ -53,7 +53,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   public Future<?> start() {
     record Remembered(Store store, List<KnownAgent> agents, List<Run> active) {}
     return vertx.executeBlocking(() -> {
-      Store opened = Store.open(settings.dataDir());
+      Store opened = Store.open(settings.database(), settings.dataDir());
       try {
         return new Remembered(opened, opened.agents(), opened.activeRuns());
       } catch (RuntimeException e) {

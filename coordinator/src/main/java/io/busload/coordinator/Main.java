@@ -47,7 +47,7 @@ public final class Main implements Callable<Integer> {
       LOG.error("coordinator did not start: {}", e.getMessage(), e);
       return 1;
     }
-    // Closing the pool on the way out lets H2 write its last changes and release the database file.
+    // Closing the store on the way out stops the embedded PostgreSQL cleanly (a fast shutdown, no recovery next start).
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         coordinator.stop().await(20, TimeUnit.SECONDS);

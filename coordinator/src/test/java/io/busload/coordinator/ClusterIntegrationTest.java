@@ -3,7 +3,7 @@ package io.busload.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
@@ -44,6 +44,7 @@ class ClusterIntegrationTest {
   private static final DeviceInfo CPU = Fixtures.cpu("it-host");
 
   @TempDir Path dir;
+  private final DatabaseSettings database = TestDatabase.fresh();
   private Coordinator coordinator;
   private Vertx agentVertx;
   private AgentDouble agent;
@@ -57,7 +58,7 @@ class ClusterIntegrationTest {
     int clusterPort = freePort();
     List<String> members = List.of("127.0.0.1");
     coordinator = Coordinator.start(new CoordinatorSettings(dir, "127.0.0.1", 0,
-        new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR)))
+        new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR), database))
         .await(60, TimeUnit.SECONDS);
     agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
         ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
@@ -202,9 +203,9 @@ class ClusterIntegrationTest {
     return ids;
   }
 
-  /** Straight from the database the coordinator writes to (same JVM, same H2 database). */
+  /** Straight from the database the coordinator writes to (same JVM, same PostgreSQL database). */
   private Set<UUID> storedIds(Set<UUID> wanted) throws Exception {
-    try (Connection c = DriverManager.getConnection(Store.jdbcUrl(dir), "sa", "");
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
         PreparedStatement s = c.prepareStatement("SELECT id FROM results WHERE id = ?")) {
       Set<UUID> found = new java.util.HashSet<>();
       for (UUID id : wanted) {

@@ -31,9 +31,10 @@ class RestartTest {
     String sweepB;
     RunRequest runA;
 
+    CoordinatorSettings settings = RestApiTestSettings.of(dir);
     Vertx first = Vertx.vertx();
     try {
-      Coordinator coordinator = Coordinator.deploy(first, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
+      Coordinator coordinator = Coordinator.deploy(first, settings).await(30, TimeUnit.SECONDS);
       Http http = new Http(coordinator.httpPort());
       try (AgentDouble agent = new AgentDouble(first, Fixtures.hello("rs-agent", GPU))) {
         sweepA = Http.json(http.post("/api/sweeps", "{\"suite\":\"stride\"}")).get("id").asText();
@@ -53,7 +54,7 @@ class RestartTest {
 
     Vertx second = Vertx.vertx();
     try {
-      Coordinator coordinator = Coordinator.deploy(second, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
+      Coordinator coordinator = Coordinator.deploy(second, settings).await(30, TimeUnit.SECONDS);
       Http http = new Http(coordinator.httpPort());
 
       JsonNode results = Http.json(http.get("/api/results"));

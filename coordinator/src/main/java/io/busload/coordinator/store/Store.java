@@ -27,12 +27,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JDBC access to the coordinator's database. Every method blocks; call them from worker threads only.
+ * JDBC access to the coordinator's PostgreSQL database. Every method blocks; call them from worker threads only.
  *
  * <p>Writes that belong together (a sweep and its runs, a result and its samples, an agent and its devices)
  * commit in one transaction, so an ack sent after a method returns means the data is on disk.
@@ -43,50 +46,66 @@ public final class Store implements AutoCloseable {
   private static final String RUN_COLUMNS = "id, sweep_id, device_id, agent_id, state, completed, total, message";
 
   private final HikariDataSource pool;
+  private final EmbeddedDatabase embedded;
 
-  private Store(HikariDataSource pool) {
+  private Store(HikariDataSource pool, EmbeddedDatabase embedded) {
     this.pool = pool;
+    this.embedded = embedded;
+  }
+
+  /** The local default: an embedded PostgreSQL kept in {@code dataDir}, started here and stopped by {@link #close()}. */
+  public static Store open(Path dataDir) {
+    return open(DatabaseSettings.EMBEDDED, dataDir);
   }
 
   /**
-   * PostgreSQL mode with lower-case identifiers and nulls sorted as PostgreSQL does, so that SQL written
-   * here behaves the same when PostgreSQL replaces H2.
+   * Connects to the database (starting the embedded one in {@code dataDir} when the settings say so) and brings
+   * its schema up to date with Flyway.
    */
-  public static String jdbcUrl(Path dataDir) {
-    return "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("busload")
-        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
-  }
-
-  /** Opens (creating if needed) the database in {@code dataDir} and brings its schema up to date. */
-  public static Store open(Path dataDir) {
+  public static Store open(DatabaseSettings database, Path dataDir) {
     requireWorker();
-    try {
-      Files.createDirectories(dataDir);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+    EmbeddedDatabase embedded = null;
+    DatabaseSettings target = database;
+    if (database.embedded()) {
+      try {
+        Files.createDirectories(dataDir);
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+      }
+      embedded = EmbeddedDatabase.start(dataDir);
+      target = embedded.settings();
     }
     HikariConfig config = new HikariConfig();
     config.setPoolName("busload-store");
-    config.setJdbcUrl(jdbcUrl(dataDir));
-    config.setUsername("sa");
-    config.setPassword("");
+    config.setJdbcUrl(target.jdbcUrl());
+    config.setUsername(target.user());
+    config.setPassword(target.password());
     config.setMaximumPoolSize(8);
     config.setAutoCommit(true);
-    HikariDataSource pool = new HikariDataSource(config);
+    HikariDataSource pool = null;
     try {
+      pool = new HikariDataSource(config);
       var migration = Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
-      LOG.info("store at {}: schema version {} ({} migrations applied now)", dataDir,
-          migration.targetSchemaVersion, migration.migrationsExecuted);
+      LOG.info("store on {}: schema version {} ({} migrations applied now)", database.embedded()
+          ? "embedded PostgreSQL in " + dataDir : database, migration.targetSchemaVersion, migration.migrationsExecuted);
     } catch (RuntimeException e) {
-      pool.close();
+      if (pool != null) {
+        pool.close();
+      }
+      if (embedded != null) {
+        embedded.close();
+      }
       throw e;
     }
-    return new Store(pool);
+    return new Store(pool, embedded);
   }
 
   @Override
   public void close() {
     pool.close();
+    if (embedded != null) {
+      embedded.close();
+    }
   }
 
   // ---- agents and devices
@@ -391,75 +410,137 @@ public final class Store implements AutoCloseable {
   /**
    * Stores a result and its samples unless one with its id is stored already; returns whether it was new.
    * A redelivered result (its ack was lost) is the same measurement, so the first copy wins.
-   *
-   * <p>{@code ON CONFLICT DO NOTHING} without a conflict target: H2 2.4 in PostgreSQL mode accepts only this
-   * form, and PostgreSQL reads it the same way here because {@code id} is the table's only unique key.
    */
   public boolean upsertResult(KernelResult result, Instant now) {
-    String json = new String(JsonCodec.toJson(result), StandardCharsets.UTF_8);
+    return !upsertResults(List.of(result), now).isEmpty();
+  }
+
+  /**
+   * Stores a batch of results in one transaction and one statement (arrays unnested server-side), returning
+   * the ids that were new. Duplicates, in the batch or already stored, are skipped: storing is an upsert by
+   * the agent's id (ARCHITECTURE.md), so every result of the batch may be acked once this returns.
+   */
+  public Set<UUID> upsertResults(List<KernelResult> results, Instant now) {
+    int n = results.size();
+    UUID[] ids = new UUID[n];
+    String[] sweepIds = new String[n];
+    String[] runIds = new String[n];
+    String[] agentIds = new String[n];
+    String[] deviceIds = new String[n];
+    String[] fingerprints = new String[n];
+    String[] suites = new String[n];
+    String[] kernels = new String[n];
+    String[] params = new String[n];
+    Boolean[] valid = new Boolean[n];
+    Double[] medians = new Double[n];
+    Double[] mins = new Double[n];
+    Double[] maxs = new Double[n];
+    Double[] spreads = new Double[n];
+    Integer[] launches = new Integer[n];
+    Long[] bytes = new Long[n];
+    Double[] bandwidths = new Double[n];
+    String[] measuredAt = new String[n];
+    String[] models = new String[n];
+    Double[] peaks = new Double[n];
+    String[] drivers = new String[n];
+    String[] agentVersions = new String[n];
+    String[] fatbins = new String[n];
+    String[] samples = new String[n];
+    String[] json = new String[n];
+    for (int i = 0; i < n; i++) {
+      KernelResult r = results.get(i);
+      ids[i] = r.id();
+      sweepIds[i] = r.sweepId();
+      runIds[i] = r.runId();
+      agentIds[i] = r.agentId();
+      deviceIds[i] = r.device().id();
+      fingerprints[i] = r.device().fingerprint();
+      suites[i] = r.suite();
+      kernels[i] = r.kernel();
+      params[i] = Params.text(r.params());
+      valid[i] = r.valid();
+      medians[i] = r.medianSeconds();
+      mins[i] = r.minSeconds();
+      maxs[i] = r.maxSeconds();
+      spreads[i] = r.relativeSpread();
+      launches[i] = r.launchesPerSample();
+      bytes[i] = r.bytes();
+      bandwidths[i] = r.bandwidth();
+      measuredAt[i] = r.measuredAt().toString();
+      models[i] = r.device().name() == null ? r.device().id() : r.device().name();
+      peaks[i] = r.device().theoreticalPeakBytesPerSecond();
+      drivers[i] = r.device().driverVersion();
+      agentVersions[i] = r.agentVersion();
+      fatbins[i] = r.fatbinHash();
+      samples[i] = r.samples().stream().map(d -> Double.toString(d)).collect(Collectors.joining(",", "{", "}"));
+      json[i] = new String(JsonCodec.toJson(r), StandardCharsets.UTF_8);
+    }
     return inTransaction(c -> {
-      int inserted;
       try (PreparedStatement s = c.prepareStatement(
           "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
               + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-              + " measured_at, stored_at, result_json)"
-              + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-        s.setObject(1, result.id());
-        s.setString(2, result.sweepId());
-        s.setString(3, result.runId());
-        s.setString(4, result.agentId());
-        s.setString(5, result.device().id());
-        s.setString(6, result.device().fingerprint());
-        s.setString(7, result.suite());
-        s.setString(8, result.kernel());
-        s.setString(9, Params.text(result.params()));
-        s.setBoolean(10, result.valid());
-        s.setDouble(11, result.medianSeconds());
-        s.setDouble(12, result.minSeconds());
-        s.setDouble(13, result.maxSeconds());
-        s.setDouble(14, result.relativeSpread());
-        s.setInt(15, result.launchesPerSample());
-        s.setLong(16, result.bytes());
-        if (result.bandwidth() == null) {
-          s.setNull(17, Types.DOUBLE);
-        } else {
-          s.setDouble(17, result.bandwidth());
+              + " measured_at, stored_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, samples,"
+              + " result_json)"
+              + " SELECT id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
+              + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
+              + " measured_at::timestamptz, ?, model, theoretical_peak, driver_version, agent_version, fatbin_hash,"
+              + " samples::float8[], result_json"
+              + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+              + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
+              + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])"
+              + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
+              + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
+              + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, samples, result_json)"
+              + " ON CONFLICT (id) DO NOTHING RETURNING id")) {
+        int p = 1;
+        s.setObject(p++, timestamp(now));
+        s.setArray(p++, c.createArrayOf("uuid", ids));
+        s.setArray(p++, c.createArrayOf("text", sweepIds));
+        s.setArray(p++, c.createArrayOf("text", runIds));
+        s.setArray(p++, c.createArrayOf("text", agentIds));
+        s.setArray(p++, c.createArrayOf("text", deviceIds));
+        s.setArray(p++, c.createArrayOf("text", fingerprints));
+        s.setArray(p++, c.createArrayOf("text", suites));
+        s.setArray(p++, c.createArrayOf("text", kernels));
+        s.setArray(p++, c.createArrayOf("text", params));
+        s.setArray(p++, c.createArrayOf("bool", valid));
+        s.setArray(p++, c.createArrayOf("float8", medians));
+        s.setArray(p++, c.createArrayOf("float8", mins));
+        s.setArray(p++, c.createArrayOf("float8", maxs));
+        s.setArray(p++, c.createArrayOf("float8", spreads));
+        s.setArray(p++, c.createArrayOf("int4", launches));
+        s.setArray(p++, c.createArrayOf("int8", bytes));
+        s.setArray(p++, c.createArrayOf("float8", bandwidths));
+        s.setArray(p++, c.createArrayOf("text", measuredAt));
+        s.setArray(p++, c.createArrayOf("text", models));
+        s.setArray(p++, c.createArrayOf("float8", peaks));
+        s.setArray(p++, c.createArrayOf("text", drivers));
+        s.setArray(p++, c.createArrayOf("text", agentVersions));
+        s.setArray(p++, c.createArrayOf("text", fatbins));
+        s.setArray(p++, c.createArrayOf("text", samples));
+        s.setArray(p, c.createArrayOf("text", json));
+        Set<UUID> inserted = new HashSet<>();
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            inserted.add(rs.getObject(1, UUID.class));
+          }
         }
-        s.setObject(18, timestamp(result.measuredAt()));
-        s.setObject(19, timestamp(now));
-        s.setString(20, json);
-        inserted = s.executeUpdate();
+        return inserted;
       }
-      if (inserted == 0) {
-        return false;
-      }
-      try (PreparedStatement s = c.prepareStatement(
-          "INSERT INTO samples (result_id, position, seconds) VALUES (?, ?, ?)")) {
-        List<Double> samples = result.samples();
-        for (int i = 0; i < samples.size(); i++) {
-          s.setObject(1, result.id());
-          s.setInt(2, i);
-          s.setDouble(3, samples.get(i));
-          s.addBatch();
-        }
-        s.executeBatch();
-      }
-      return true;
     });
   }
 
-  /** The samples of one stored result, in measuring order, read from their own table. */
+  /** The samples of one stored result, in measuring order. */
   public List<Double> samples(UUID resultId) {
     return inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT seconds FROM samples WHERE result_id = ? ORDER BY position")) {
+      try (PreparedStatement s = c.prepareStatement("SELECT samples FROM results WHERE id = ?")) {
         s.setObject(1, resultId);
         try (ResultSet rs = s.executeQuery()) {
-          List<Double> samples = new ArrayList<>();
-          while (rs.next()) {
-            samples.add(rs.getDouble(1));
+          if (!rs.next()) {
+            return List.of();
           }
-          return samples;
+          Double[] values = (Double[]) rs.getArray(1).getArray();
+          return List.of(values);
         }
       }
     });
@@ -483,6 +564,22 @@ public final class Store implements AutoCloseable {
     if (query.kernel() != null) {
       sql.append(" AND kernel = ?");
       args.add(query.kernel());
+    }
+    if (query.model() != null) {
+      sql.append(" AND model = ?");
+      args.add(query.model());
+    }
+    if (query.params() != null) {
+      sql.append(" AND params = ?");
+      args.add(query.params());
+    }
+    if (query.from() != null) {
+      sql.append(" AND measured_at >= ?");
+      args.add(timestamp(query.from()));
+    }
+    if (query.to() != null) {
+      sql.append(" AND measured_at < ?");
+      args.add(timestamp(query.to()));
     }
     if (after != null) {
       sql.append(" AND (measured_at < ? OR (measured_at = ? AND id < ?))");
@@ -521,7 +618,7 @@ public final class Store implements AutoCloseable {
   // ---- plumbing
 
   @FunctionalInterface
-  private interface Work<T> {
+  interface Work<T> {
     T run(Connection c) throws SQLException;
   }
 
@@ -530,7 +627,7 @@ public final class Store implements AutoCloseable {
     void bind(PreparedStatement s) throws SQLException;
   }
 
-  private <T> T inTransaction(Work<T> work) {
+  <T> T inTransaction(Work<T> work) {
     requireWorker();
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(false);
@@ -554,11 +651,11 @@ public final class Store implements AutoCloseable {
     }
   }
 
-  private static OffsetDateTime timestamp(Instant instant) {
+  static OffsetDateTime timestamp(Instant instant) {
     return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
   }
 
-  private static Instant instant(ResultSet rs, int column) throws SQLException {
+  static Instant instant(ResultSet rs, int column) throws SQLException {
     OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
     return value == null ? null : value.toInstant();
   }

@@ -5,12 +5,14 @@ import io.busload.protocol.cluster.ClusterSettings;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Settings for a coordinator deployed into a plain Vert.x: any free REST port, loopback, no cluster joined. */
+/** Settings for a coordinator deployed into a plain Vert.x: any free REST port, loopback, no cluster
+ * joined, a fresh database on the shared test PostgreSQL. */
 public final class RestApiTestSettings {
   private RestApiTestSettings() {}
 
   public static CoordinatorSettings of(Path dir) {
     return new CoordinatorSettings(dir, "127.0.0.1", 0,
-        new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR));
+        new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
+        io.busload.coordinator.TestDatabase.fresh());
   }
 }

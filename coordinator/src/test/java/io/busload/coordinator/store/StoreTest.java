@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.TestDatabase;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
@@ -25,16 +26,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The store on a real H2 file database in a temporary directory. */
+/** The store on a real PostgreSQL: a fresh database on the shared test server. */
 class StoreTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
   @TempDir Path dir;
+  private final DatabaseSettings database = TestDatabase.fresh();
   private Store store;
 
   @BeforeEach
   void open() {
-    store = Store.open(dir);
+    store = Store.open(database, dir);
   }
 
   @AfterEach
@@ -52,7 +54,7 @@ class StoreTest {
     assertThat(first).isTrue();
     assertThat(second).isFalse();
     assertThat(store.resultCount()).isEqualTo(1);
-    assertThat(count("SELECT COUNT(*) FROM samples")).isEqualTo(3);
+    assertThat(count("SELECT cardinality(samples) FROM results")).isEqualTo(3);
   }
 
   @Test
@@ -61,7 +63,7 @@ class StoreTest {
     store.upsertResult(result, Instant.now());
     store.close();
 
-    store = Store.open(dir);
+    store = Store.open(database, dir);
 
     List<StoredResult> page = store.results(new ResultQuery(null, null, null, 10), null, 10);
     assertThat(page).hasSize(1);
@@ -177,8 +179,35 @@ class StoreTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void open_embeddedTwiceOnSameDataDir_startsPostgresqlAndKeepsRows() {
+    Path data = dir.resolve("embedded");
+    KernelResult result = Fixtures.result("s1", "r1", "a1", GPU, 2, true, Instant.now());
+    try (Store embedded = Store.open(data)) {
+      embedded.upsertResult(result, Instant.now());
+    }
+
+    try (Store again = Store.open(data)) {
+      assertThat(again.resultCount()).isEqualTo(1);
+      assertThat(again.samples(result.id())).isEqualTo(result.samples());
+    }
+  }
+
+  @Test
+  void upsertResults_batchWithRedeliveredAndRepeatedIds_returnsOnlyTheNewOnes() {
+    KernelResult old = Fixtures.result("s1", "r1", "a1", GPU, 1, true, Instant.now());
+    store.upsertResult(old, Instant.now());
+    KernelResult fresh = Fixtures.result("s1", "r1", "a1", GPU, 2, true, Instant.now());
+    KernelResult invalid = Fixtures.result("s1", "r1", "a1", GPU, 4, false, Instant.now());
+
+    var inserted = store.upsertResults(List.of(old, fresh, invalid, fresh), Instant.now());
+
+    assertThat(inserted).containsExactlyInAnyOrder(fresh.id(), invalid.id());
+    assertThat(store.resultCount()).isEqualTo(3);
+  }
+
   private long count(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(Store.jdbcUrl(dir), "sa", "");
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
         ResultSet rs = c.createStatement().executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);

@@ -1,0 +1,193 @@
+package io.busload.kernels.families;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+
+import io.busload.kernels.Arg;
+import io.busload.kernels.Buffer;
+import io.busload.kernels.Check;
+import io.busload.kernels.Coalescing;
+import io.busload.kernels.DeviceLimits;
+import io.busload.kernels.Dim3;
+import io.busload.kernels.ElementType;
+import io.busload.kernels.Family;
+import io.busload.kernels.KernelCase;
+import io.busload.kernels.KernelSpec;
+import io.busload.kernels.Parallel;
+import io.busload.kernels.Program;
+import io.busload.kernels.RandomFloats;
+import io.busload.kernels.Step;
+import io.busload.kernels.Traffic;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The seed's particle update in three layouts (src/main/cuda/particles.cu; issue 3, family 6;
+ * seeds/coalescing-patterns-a100.txt): 8 fp32 fields per particle ({@link #FIELDS}), one launch moves every
+ * particle in place, {@code x = fma(vx, dt, x)} for x, y, z. AoS puts a particle's fields together (lanes 32
+ * bytes apart: a sector per lane), SoA puts each field together (4 sectors per warp request), AoSoA groups
+ * 32 particles per chunk (4 sectors, a particle's fields within 1 KiB).
+ * Size: the particle count, a multiple of 32 (2^24 on a GPU: a 512 MiB buffer).
+ */
+public final class Particles implements Family {
+  public static final String NAME = "particles";
+  public static final List<String> FIELDS = List.of("x", "y", "z", "vx", "vy", "vz", "mass", "charge");
+  /** Particles per AoSoA chunk: one warp. */
+  public static final int CHUNK = 32;
+  public static final int BLOCK = 256;
+  /** Time step of every launch, exactly representable so the reference is unambiguous. */
+  public static final float DT = 0x1p-6f;
+  static final int F = 8;
+
+  public enum Layout implements Families.Named {
+    AOS("particles-aos", "busload_particles_aos"),
+    SOA("particles-soa", "busload_particles_soa"),
+    AOSOA("particles-aosoa", "busload_particles_aosoa");
+
+    private final String kernel;
+    private final String entryPoint;
+
+    Layout(String kernel, String entryPoint) {
+      this.kernel = kernel;
+      this.entryPoint = entryPoint;
+    }
+
+    @Override
+    public String kernel() {
+      return kernel;
+    }
+
+    @Override
+    public String entryPoint() {
+      return entryPoint;
+    }
+
+    /** Element index of field {@code f} of particle {@code i} among {@code n} particles. */
+    public long offset(long i, int f, long n) {
+      return switch (this) {
+        case AOS -> i * F + f;
+        case SOA -> f * n + i;
+        case AOSOA -> (i / CHUNK) * (CHUNK * F) + (long) f * CHUNK + i % CHUNK;
+      };
+    }
+
+    /** The inverse of {@link #offset}: particle (slot 0) and field (slot 1) stored at element {@code e}. */
+    long[] particleAndField(long e, long n) {
+      return switch (this) {
+        case AOS -> new long[] {e / F, e % F};
+        case SOA -> new long[] {e % n, e / n};
+        case AOSOA -> new long[] {(e / (CHUNK * F)) * CHUNK + e % CHUNK, (e % (CHUNK * F)) / CHUNK};
+      };
+    }
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<KernelSpec> kernels() {
+    return Arrays.stream(Layout.values()).map(l -> new KernelSpec(l.kernel(), NAME, List.of())).toList();
+  }
+
+  /** 2^24 particles on a GPU (512 MiB, 604 MB touched), 2^22 on a CPU; halved while over the budget. */
+  @Override
+  public long defaultSize(KernelCase kernelCase, DeviceLimits limits) {
+    return Families.fit(limits, 1L << 24, 1L << 22, 2, CHUNK, n -> n * F * Float.BYTES);
+  }
+
+  @Override
+  public Program program(KernelCase kernelCase, long size) {
+    return new Case(Families.variant(Layout.class, kernelCase), Families.require("size", size, CHUNK, 1L << 36, CHUNK));
+  }
+
+  /** The initial value of field {@code f} of particle {@code i}: uniform in [1, 2), whatever the layout. */
+  static float initial(long i, int f) {
+    return new RandomFloats(Families.SEED).get(i * F + f);
+  }
+
+  /** One layout at {@code n} particles. Buffer 0 {@code particles}: 8 n floats, updated in place. */
+  public record Case(Layout layout, long n) implements Program {
+    @Override
+    public List<Buffer> buffers() {
+      // In place: an INPUT (filled, never poisoned); a launch that writes nothing leaves x != fma(vx, dt, x).
+      return List.of(new Buffer("particles", ElementType.FP32, n * F, Buffer.Role.INPUT));
+    }
+
+    @Override
+    public void fill(int buffer, long first, MemorySegment chunk) {
+      if (buffer != 0) {
+        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
+      }
+      long count = chunk.byteSize() / Float.BYTES;
+      for (long k = 0; k < count; k++) {
+        long[] pf = layout.particleAndField(first + k, n);
+        chunk.setAtIndex(JAVA_FLOAT, k, initial(pf[0], (int) pf[1]));
+      }
+    }
+
+    @Override
+    public List<Step> steps() {
+      return List.of(new Step.Kernel(layout.entryPoint(), Dim3.blocksFor(n, BLOCK), Dim3.of(BLOCK), 0,
+          List.of(Arg.buf(0), Arg.i64(n), new Arg.F32(DT))));
+    }
+
+    /** Reads x, y, z, vx, vy, vz (24 bytes), writes x, y, z (12 bytes), 3 FMAs (6 FLOPs) per particle. */
+    @Override
+    public Traffic traffic() {
+      return new Traffic(n * 6 * Float.BYTES, n * 3 * Float.BYTES, n * 6);
+    }
+
+    /** Warp 0: lanes are particles 0..31; six field loads, then three field stores. */
+    @Override
+    public List<Coalescing> coalescing() {
+      List<Coalescing> model = new ArrayList<>();
+      for (int f = 0; f < 6; f++) {
+        int field = f;
+        model.add(Families.warp("load " + FIELDS.get(f), false, lane -> layout.offset(lane, field, n) * Float.BYTES,
+            Float.BYTES));
+      }
+      for (int f = 0; f < 3; f++) {
+        int field = f;
+        model.add(Families.warp("store " + FIELDS.get(f), true, lane -> layout.offset(lane, field, n) * Float.BYTES,
+            Float.BYTES));
+      }
+      return model;
+    }
+
+    /** Bit for bit: positions are {@code fma(v, DT, p)} of the initial values, every other field unchanged. */
+    @Override
+    public Check check(List<MemorySegment> host) {
+      MemorySegment p = host.get(0);
+      Check.Collector collector = new Check.Collector();
+      for (long i = 0; i < n; i++) {
+        for (int f = 0; f < F; f++) {
+          float expected = f < 3 ? Math.fma(initial(i, f + 3), DT, initial(i, f)) : initial(i, f);
+          float actual = p.getAtIndex(JAVA_FLOAT, layout.offset(i, f, n));
+          if (!Families.same(expected, actual)) {
+            collector.mismatch(FIELDS.get(f) + "[" + i + "]: expected " + expected + ", got " + Families.describe(actual));
+          }
+        }
+      }
+      collector.checked(n * F);
+      return collector.result();
+    }
+
+    /** One particle at a time, as a GPU thread does, through the layout's offsets. */
+    @Override
+    public void runOnCpu(List<MemorySegment> buffers, Parallel parallel) {
+      MemorySegment p = buffers.get(0);
+      parallel.forRange(n, (from, to) -> {
+        for (long i = from; i < to; i++) {
+          for (int f = 0; f < 3; f++) {
+            long pos = layout.offset(i, f, n);
+            float v = p.getAtIndex(JAVA_FLOAT, layout.offset(i, f + 3, n));
+            p.setAtIndex(JAVA_FLOAT, pos, Math.fma(v, DT, p.getAtIndex(JAVA_FLOAT, pos)));
+          }
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package io.busload.kernels.families;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+
+import io.busload.kernels.Arg;
+import io.busload.kernels.Buffer;
+import io.busload.kernels.Check;
+import io.busload.kernels.Coalescing;
+import io.busload.kernels.DeviceLimits;
+import io.busload.kernels.Dim3;
+import io.busload.kernels.ElementType;
+import io.busload.kernels.Family;
+import io.busload.kernels.KernelCase;
+import io.busload.kernels.KernelSpec;
+import io.busload.kernels.Parallel;
+import io.busload.kernels.Program;
+import io.busload.kernels.RandomFloats;
+import io.busload.kernels.Step;
+import io.busload.kernels.Traffic;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Square fp32 transpose {@code out[c][r] = in[r][c]} (src/main/cuda/transpose.cu; issue 3, family 7): the copy
+ * with the same tiles (upper bound), naive (coalesced loads, one sector per lane on stores), tiled through a
+ * 32 x 32 shared tile (32-way bank conflicts on its column reads) and tiled + padded (33 floats per tile row).
+ * Size: the side {@code n} of the matrix, a multiple of 32 (8192 on a GPU: 256 MiB per matrix).
+ */
+public final class Transpose implements Family {
+  public static final String NAME = "transpose";
+  public static final int TILE = 32;
+  public static final int ROWS = 8;
+  /** Largest side: the grid's y dimension (n / 32) stays far below 65535 and n * n fits the int args' math. */
+  public static final long MAX_N = 65_536;
+
+  public enum Variant implements Families.Named {
+    COPY("transpose-copy", "busload_transpose_copy", 0),
+    NAIVE("transpose-naive", "busload_transpose_naive", 0),
+    TILED("transpose-tiled", "busload_transpose_tiled", TILE),
+    PADDED("transpose-padded", "busload_transpose_padded", TILE + 1);
+
+    private final String kernel;
+    private final String entryPoint;
+    /** Floats per row of the shared tile; 0 without one. */
+    private final int tilePitch;
+
+    Variant(String kernel, String entryPoint, int tilePitch) {
+      this.kernel = kernel;
+      this.entryPoint = entryPoint;
+      this.tilePitch = tilePitch;
+    }
+
+    @Override
+    public String kernel() {
+      return kernel;
+    }
+
+    @Override
+    public String entryPoint() {
+      return entryPoint;
+    }
+
+    /** Static shared memory of the kernel in bytes (the launch passes no dynamic shared memory). */
+    public int staticSharedBytes() {
+      return tilePitch * TILE * Float.BYTES;
+    }
+
+    /**
+     * Lanes that hit the same shared memory bank (32 banks of 4 bytes) when a warp reads a column of the tile in
+     * the store phase ({@code tile[lane][j]}): 32 for the unpadded tile, 1 with padding, 0 without a tile.
+     */
+    public int bankConflictWays() {
+      if (tilePitch == 0) {
+        return 0;
+      }
+      int[] perBank = new int[32];
+      for (int lane = 0; lane < 32; lane++) {
+        perBank[(lane * tilePitch) % 32]++;
+      }
+      return Arrays.stream(perBank).max().orElseThrow();
+    }
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<KernelSpec> kernels() {
+    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+  }
+
+  /** 8192 on a GPU (two 256 MiB matrices), 4096 on a CPU; halved while two matrices exceed the budget. */
+  @Override
+  public long defaultSize(KernelCase kernelCase, DeviceLimits limits) {
+    return Families.fit(limits, 8192, 4096, 2, TILE, n -> 2 * n * n * Float.BYTES);
+  }
+
+  @Override
+  public Program program(KernelCase kernelCase, long size) {
+    return new Case(Families.variant(Variant.class, kernelCase), Families.require("size", size, TILE, MAX_N, TILE));
+  }
+
+  /** One variant at side {@code n}. Buffers: 0 {@code in}, 1 {@code out}, both n x n row-major. */
+  public record Case(Variant variant, long n) implements Program {
+    private static final int IN = 0;
+    private static final int OUT = 1;
+
+    @Override
+    public List<Buffer> buffers() {
+      return List.of(new Buffer("in", ElementType.FP32, n * n, Buffer.Role.INPUT),
+          new Buffer("out", ElementType.FP32, n * n, Buffer.Role.OUTPUT));
+    }
+
+    private RandomFloats input() {
+      return new RandomFloats(Families.SEED + IN);
+    }
+
+    @Override
+    public void fill(int buffer, long first, MemorySegment chunk) {
+      if (buffer != IN) {
+        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
+      }
+      input().fill(chunk, first, chunk.byteSize() / Float.BYTES);
+    }
+
+    @Override
+    public List<Step> steps() {
+      int tiles = (int) (n / TILE);
+      return List.of(new Step.Kernel(variant.entryPoint(), Dim3.of(tiles, tiles), Dim3.of(TILE, ROWS), 0,
+          List.of(Arg.buf(IN), Arg.buf(OUT), Arg.i32((int) n))));
+    }
+
+    /** Every element read once and written once; no arithmetic. */
+    @Override
+    public Traffic traffic() {
+      long bytes = n * n * Float.BYTES;
+      return new Traffic(bytes, bytes, 0);
+    }
+
+    /**
+     * Warp 0 of block (0, 0): threadIdx.y = 0, lanes are threadIdx.x = column 0..31 of row 0. It loads row 0
+     * (4 sectors); the naive store writes column 0 of out, lanes n * 4 bytes apart (32 sectors); the copy and
+     * the tiled stores write row 0 of out (4 sectors).
+     */
+    @Override
+    public List<Coalescing> coalescing() {
+      Coalescing load = Families.warp("load in", false, lane -> lane * Float.BYTES, Float.BYTES);
+      Coalescing store = variant == Variant.NAIVE
+          ? Families.warp("store out", true, lane -> lane * n * Float.BYTES, Float.BYTES)
+          : Families.warp("store out", true, lane -> lane * Float.BYTES, Float.BYTES);
+      return List.of(load, store);
+    }
+
+    /** Bit for bit: {@code out[r][c] = in[c][r]} (copy: {@code in[r][c]}), inputs regenerated from the seed. */
+    @Override
+    public Check check(List<MemorySegment> host) {
+      MemorySegment out = host.get(OUT);
+      RandomFloats in = input();
+      Check.Collector collector = new Check.Collector();
+      for (long r = 0; r < n; r++) {
+        for (long c = 0; c < n; c++) {
+          float expected = in.get(variant == Variant.COPY ? r * n + c : c * n + r);
+          float actual = out.getAtIndex(JAVA_FLOAT, r * n + c);
+          if (!Families.same(expected, actual)) {
+            collector.mismatch("out[" + r + "][" + c + "]: expected " + expected + ", got " + Families.describe(actual));
+          }
+        }
+      }
+      collector.checked(n * n);
+      return collector.result();
+    }
+
+    /**
+     * The GPU's pattern per thread block row: copy and naive walk each input row (naive writing down a column
+     * of out); tiled and padded move 32 x 32 tiles through a local tile of the kernel's pitch.
+     */
+    @Override
+    public void runOnCpu(List<MemorySegment> buffers, Parallel parallel) {
+      MemorySegment in = buffers.get(IN);
+      MemorySegment out = buffers.get(OUT);
+      switch (variant) {
+        case COPY -> parallel.forRange(n, (from, to) -> MemorySegment.copy(
+            in, from * n * Float.BYTES, out, from * n * Float.BYTES, (to - from) * n * Float.BYTES));
+        case NAIVE -> parallel.forRange(n, (from, to) -> {
+          for (long r = from; r < to; r++) {
+            for (long c = 0; c < n; c++) {
+              out.setAtIndex(JAVA_FLOAT, c * n + r, in.getAtIndex(JAVA_FLOAT, r * n + c));
+            }
+          }
+        });
+        case TILED, PADDED -> parallel.forRange(n / TILE, (from, to) -> {
+          int pitch = variant.tilePitch;
+          float[] tile = new float[TILE * pitch];
+          for (long tileRow = from; tileRow < to; tileRow++) {
+            for (long tileCol = 0; tileCol < n / TILE; tileCol++) {
+              long r0 = tileRow * TILE;
+              long c0 = tileCol * TILE;
+              for (int y = 0; y < TILE; y++) {
+                for (int x = 0; x < TILE; x++) {
+                  tile[y * pitch + x] = in.getAtIndex(JAVA_FLOAT, (r0 + y) * n + c0 + x);
+                }
+              }
+              for (int y = 0; y < TILE; y++) {
+                for (int x = 0; x < TILE; x++) {
+                  out.setAtIndex(JAVA_FLOAT, (c0 + y) * n + r0 + x, tile[x * pitch + y]);
+                }
+              }
+            }
+          }
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.busload.kernels.matmul;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.busload.kernels.Check;
+import io.busload.kernels.Parallel;
+import io.busload.kernels.RandomFloats;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The sampled double-precision check and its tolerance. */
+class MatmulReferenceTest {
+
+  @Test
+  void check_unwrittenElement_reportedAsPoison() {
+    try (Arena arena = Arena.ofConfined()) {
+      Matmul.Case program = MatmulTest.program(Matmul.Variant.NAIVE, 64);
+      List<MemorySegment> buffers = MatmulTest.allocate(arena, program);
+      program.runOnCpu(buffers, Parallel.serial());
+      buffers.get(2).setAtIndex(JAVA_FLOAT, 5 * 64 + 7, Float.intBitsToFloat(-1));
+
+      Check check = program.check(buffers);
+
+      assertThat(check.passed()).isFalse();
+      assertThat(check.mismatches()).first().isEqualTo("C[5][7]: expected a finite value, got poison (never written)");
+    }
+  }
+
+  @Test
+  void check_oneProductMissingInALastRowElement_mismatch() {
+    int n = 256;
+    try (Arena arena = Arena.ofConfined()) {
+      Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
+      List<MemorySegment> buffers = MatmulTest.allocate(arena, program);
+      program.runOnCpu(buffers, Parallel.serial());
+      MemorySegment a = buffers.get(0);
+      MemorySegment b = buffers.get(1);
+      MemorySegment c = buffers.get(2);
+      long at = (long) (n - 1) * n + 3;
+      // As a kernel whose k loop stopped one short would leave it.
+      c.setAtIndex(JAVA_FLOAT, at, c.getAtIndex(JAVA_FLOAT, at)
+          - a.getAtIndex(JAVA_FLOAT, (long) (n - 1) * n + n - 1) * b.getAtIndex(JAVA_FLOAT, (long) (n - 1) * n + 3));
+
+      Check check = program.check(buffers);
+
+      assertThat(check.mismatchCount()).isEqualTo(1);
+      assertThat(check.mismatches().getFirst()).startsWith("C[255][3]: expected ");
+    }
+  }
+
+  @Test
+  void tolerance_fp32FmaSumsOf4096Terms_withinAQuarterOfIt() {
+    // What the GPU kernels do: acc = fma(a, b, acc) over k, inputs as the family fills them.
+    int n = 4096;
+    RandomFloats a = Matmul.input(Matmul.A);
+    RandomFloats b = Matmul.input(Matmul.B);
+    SplittableRandom random = new SplittableRandom(7);
+    double worst = 0;
+    for (int sample = 0; sample < 64; sample++) {
+      long row = random.nextInt(n);
+      long col = random.nextInt(n);
+      float acc = 0;
+      double exact = 0;
+      double abs = 0;
+      for (long k = 0; k < n; k++) {
+        float x = a.get(row * n + k);
+        float y = b.get(k * n + col);
+        acc = Math.fma(x, y, acc);
+        exact += (double) x * y;
+        abs += Math.abs((double) x * y);
+      }
+      worst = Math.max(worst, Math.abs(acc - exact) / MatmulReference.tolerance(n, abs));
+    }
+    assertThat(worst).isLessThan(0.25);
+  }
+
+  @Test
+  void tolerance_n4096_tighterThanOneMissingProduct() {
+    // Products lie in [1, 4): one missing is at least sum / (4 n) of the sum.
+    double sum = 4096 * 2.25;
+    assertThat(MatmulReference.tolerance(4096, sum)).isLessThan(sum / (4 * 4096));
+  }
+}

@@ -3,6 +3,7 @@ package io.busload.coordinator;
 import io.busload.protocol.Codecs;
 import io.busload.protocol.cluster.Cluster;
 import io.vertx.core.Future;
+import java.time.Clock;
 import io.vertx.core.Vertx;
 
 /** A running coordinator: the Vert.x it lives in and its deployment, so it can be stopped as a whole. */
@@ -21,7 +22,12 @@ public final class Coordinator {
 
   /** Joins the cluster described by the settings and deploys the coordinator in it. */
   public static Future<Coordinator> start(CoordinatorSettings settings) {
-    return Cluster.start(settings.cluster()).compose(vertx -> deploy(vertx, settings, true)
+    return start(settings, Clock.systemUTC());
+  }
+
+  /** As {@link #start(CoordinatorSettings)}, reading time from {@code clock}. */
+  public static Future<Coordinator> start(CoordinatorSettings settings, Clock clock) {
+    return Cluster.start(settings.cluster()).compose(vertx -> deploy(vertx, settings, true, clock)
         .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e))));
   }
 
@@ -30,14 +36,19 @@ public final class Coordinator {
    * involved). Codecs are registered unless they already are.
    */
   public static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings) {
-    return deploy(vertx, settings, false);
+    return deploy(vertx, settings, false, Clock.systemUTC());
   }
 
-  private static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings, boolean ownsVertx) {
+  /** As {@link #deploy(Vertx, CoordinatorSettings)}, reading time from {@code clock}. */
+  public static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings, Clock clock) {
+    return deploy(vertx, settings, false, clock);
+  }
+
+  private static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings, boolean ownsVertx, Clock clock) {
     if (!ownsVertx) {
       registerCodecs(vertx);
     }
-    CoordinatorVerticle verticle = new CoordinatorVerticle(settings);
+    CoordinatorVerticle verticle = new CoordinatorVerticle(settings, clock);
     return vertx.deployVerticle(verticle).map(id -> new Coordinator(vertx, verticle, id, ownsVertx));
   }
 

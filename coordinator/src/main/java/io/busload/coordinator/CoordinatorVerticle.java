@@ -1,6 +1,17 @@
 package io.busload.coordinator;
 
+import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.RestApi;
+import io.busload.coordinator.fleet.ResultBatcher;
+import io.busload.coordinator.schedule.Leadership;
+import io.busload.coordinator.schedule.Scheduler;
+import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.Schedules;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.RunQueues;
@@ -34,12 +45,19 @@ public final class CoordinatorVerticle extends VerticleBase {
   private Store store;
   private HttpServer server;
   private long timer = -1;
+  private long ticks;
+  private RegressionWatch regressions;
+  private final AtomicLong queued = new AtomicLong();
+  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  /** The queue-depth gauge reads the store every few seconds, not on every scrape. */
+  private static final int QUEUE_GAUGE_TICKS = 5;
 
   public CoordinatorVerticle(CoordinatorSettings settings) {
     this(settings, Clock.systemUTC());
   }
 
-  CoordinatorVerticle(CoordinatorSettings settings, Clock clock) {
+  /** With a clock the caller controls (tests move it to make schedules fall due). */
+  public CoordinatorVerticle(CoordinatorSettings settings, Clock clock) {
     this.settings = settings;
     this.clock = clock;
   }
@@ -66,9 +84,24 @@ public final class CoordinatorVerticle extends VerticleBase {
       remembered.agents().forEach(fleet::remember);
       RunQueues queues = new RunQueues(vertx, store, fleet, clock);
       queues.restore(remembered.active());
-      Intake intake = new Intake(vertx, store, fleet, queues, clock);
-      RestApi api = new RestApi(vertx, store, fleet, queues, clock);
-      timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues));
+      Analysis analysis = new Analysis(store);
+      Schedules schedules = new Schedules(store);
+      regressions = new RegressionWatch(vertx, analysis, clock);
+      Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
+          .register(metrics);
+      Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())
+          .description("agents heard from within the offline limit").register(metrics);
+      Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
+          .register(metrics);
+      ResultBatcher batcher = new ResultBatcher(vertx, store, clock, stored -> {
+        ingested.increment(stored.size());
+        regressions.check(stored);
+      });
+      Intake intake = new Intake(vertx, store, fleet, queues, clock, batcher);
+      RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics);
+      Scheduler scheduler = new Scheduler(vertx, store, schedules, new Leadership(vertx), clock,
+          sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
+      timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
           remembered.active().size());
       return intake.register()
@@ -85,8 +118,12 @@ public final class CoordinatorVerticle extends VerticleBase {
     });
   }
 
-  private void tick(Fleet fleet, RunQueues queues) {
+  private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {
     Instant now = clock.instant();
+    scheduler.tick();
+    if (ticks++ % QUEUE_GAUGE_TICKS == 0) {
+      vertx.executeBlocking(store::queuedRunCount, false).onSuccess(queued::set);
+    }
     for (String agentId : fleet.expire(now)) {
       Instant lastSeen = fleet.lastSeen(agentId).orElse(now);
       LOG.warn("agent {} offline: no heartbeat since {}", agentId, lastSeen);
@@ -102,6 +139,9 @@ public final class CoordinatorVerticle extends VerticleBase {
   public Future<?> stop() {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (regressions != null) {
+      regressions.close();
     }
     Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
     return closed.eventually(() -> store == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {

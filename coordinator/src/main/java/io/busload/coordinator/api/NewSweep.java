@@ -50,7 +50,7 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
     return new NewSweep(suite, options, targets);
   }
 
-  private static JsonNode readBody(byte[] body) {
+  static JsonNode readBody(byte[] body) {
     if (body == null || body.length == 0) {
       throw new BadInput("body", "empty body; expected a JSON object such as {\"suite\":\"stride\"}");
     }
@@ -68,7 +68,7 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
     return root;
   }
 
-  private static String suite(JsonNode node) {
+  static String suite(JsonNode node) {
     if (node == null || node.isNull()) {
       throw new BadInput("suite", "missing; known: " + String.join(", ", Catalog.suiteNames()));
     }
@@ -79,7 +79,7 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
   }
 
   /** One result per kernel case: the run's total until its agent reports its own. */
-  private static int kernelsOf(String suite) {
+  static int kernelsOf(String suite) {
     try {
       return Catalog.cases(suite).size();
     } catch (IllegalArgumentException e) {
@@ -87,7 +87,7 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
     }
   }
 
-  private static Map<String, String> options(JsonNode node) {
+  static Map<String, String> options(JsonNode node) {
     Map<String, String> options = new TreeMap<>();
     if (node == null || node.isNull()) {
       return options;

@@ -2,7 +2,16 @@ package io.busload.coordinator.api;
 
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.RunQueues;
+import io.busload.coordinator.schedule.Cron;
+import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.ResultQuery;
+import io.busload.coordinator.store.Schedule;
+import io.busload.coordinator.store.Schedules;
+import io.busload.protocol.RunStatus;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
 import io.busload.coordinator.store.StoredResult;
 import io.busload.coordinator.store.Store;
 import io.busload.protocol.JsonCodec;
@@ -42,8 +51,15 @@ public final class RestApi {
   private final Fleet fleet;
   private final RunQueues queues;
   private final Clock clock;
+  private final Schedules schedules;
+  private final Analysis analysis;
+  private final PrometheusMeterRegistry metrics;
 
-  public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock) {
+  public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, Schedules schedules,
+      Analysis analysis, PrometheusMeterRegistry metrics) {
+    this.schedules = schedules;
+    this.analysis = analysis;
+    this.metrics = metrics;
     this.vertx = vertx;
     this.store = store;
     this.fleet = fleet;
@@ -60,6 +76,23 @@ public final class RestApi {
     router.get("/api/sweeps").handler(this::sweeps);
     router.get("/api/sweeps/:id").handler(this::sweep);
     router.get("/api/results").handler(this::results);
+    router.get("/api/openapi.yaml").handler(this::openApi);
+    router.get("/metrics").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE,
+        "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
+    router.get("/api/devices").handler(this::devices);
+    router.get("/api/runs").handler(this::runs);
+    router.get("/api/runs/:id").handler(this::run);
+    router.post("/api/schedules").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT))
+        .handler(this::createSchedule);
+    router.get("/api/schedules").handler(this::listSchedules);
+    router.get("/api/schedules/:id").handler(this::getSchedule);
+    router.put("/api/schedules/:id").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT))
+        .handler(this::updateSchedule);
+    router.post("/api/schedules/:id/pause").handler(ctx -> setPaused(ctx, true));
+    router.post("/api/schedules/:id/resume").handler(ctx -> setPaused(ctx, false));
+    router.delete("/api/schedules/:id").handler(this::deleteSchedule);
+    router.get("/api/comparisons").handler(this::comparison);
+    router.get("/api/regressions").handler(this::regressions);
     router.route("/api/*").failureHandler(this::failure);
     router.errorHandler(404, ctx -> problem(ctx.response(), 404, "Not Found", "no such resource: " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> problem(ctx.response(), 405, "Method Not Allowed",
@@ -123,11 +156,250 @@ public final class RestApi {
   private enum Format { JSON, CSV }
 
   private void results(RoutingContext ctx) {
-    ResultQuery query = new ResultQuery(param(ctx, "sweepId"), param(ctx, "device"), param(ctx, "kernel"),
+    ResultQuery query = new ResultQuery(param(ctx, "sweepId"), param(ctx, "device"), param(ctx, "model"),
+        param(ctx, "kernel"), param(ctx, "params"), instantParam(ctx, "from"), instantParam(ctx, "to"),
         intParam(ctx, "limit", DEFAULT_RESULT_LIMIT, MAX_RESULT_LIMIT));
     Format format = format(ctx);
+    String after = param(ctx, "after");
+    UUID afterId = null;
+    if (after != null) {
+      try {
+        afterId = UUID.fromString(after);
+      } catch (IllegalArgumentException e) {
+        throw new BadInput("after", "not a result id (UUID): '" + after + "'");
+      }
+    }
+    UUID key = afterId;
     HttpServerResponse response = ctx.response();
-    page(ctx, response, query, format, null, query.limit(), true);
+    Future<Optional<StoredResult>> start = key == null ? Future.succeededFuture(Optional.empty())
+        : blocking(() -> store.resultKey(key));
+    start.onSuccess(found -> {
+      if (key != null && found.isEmpty()) {
+        problem(response, 400, "Bad Request", "unknown result id '" + key + "'", "after");
+        return;
+      }
+      page(ctx, response, query, format, found.orElse(null), query.limit(), true);
+    }).onFailure(ctx::fail);
+  }
+
+  private void openApi(RoutingContext ctx) {
+    try (var in = RestApi.class.getResourceAsStream("/openapi.yaml")) {
+      ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/yaml; charset=utf-8")
+          .end(Buffer.buffer(in.readAllBytes()));
+    } catch (java.io.IOException | NullPointerException e) {
+      ctx.fail(new IllegalStateException("openapi.yaml missing from the coordinator jar", e));
+    }
+  }
+
+  private void devices(RoutingContext ctx) {
+    blocking(store::devices).onSuccess(devices -> json(ctx.response(), 200, devices.stream()
+        .map(d -> new DeviceRow(d.id(), d.agentId(), d.host(), d.model(), d.fingerprint(),
+            fleet.online(d.agentId(), clock.instant()), d.lastSeen(), d.info()))
+        .toList())).onFailure(ctx::fail);
+  }
+
+  record DeviceRow(String id, String agentId, String host, String model, String fingerprint, boolean online,
+      Instant lastSeen, io.busload.protocol.DeviceInfo info) {}
+
+  private static final java.util.Set<String> RUN_STATES = java.util.Arrays.stream(RunStatus.State.values())
+      .map(Enum::name).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+
+  private void runs(RoutingContext ctx) {
+    String state = param(ctx, "state");
+    if (state != null && !RUN_STATES.contains(state.toUpperCase(Locale.ROOT))) {
+      throw new BadInput("state", "unknown state '" + state + "'; known: " + String.join(", ", RUN_STATES));
+    }
+    String device = param(ctx, "device");
+    int limit = intParam(ctx, "limit", DEFAULT_SWEEP_LIMIT, 10_000);
+    blocking(() -> store.runs(device, state == null ? null : state.toUpperCase(Locale.ROOT), limit))
+        .onSuccess(runs -> json(ctx.response(), 200, runs))
+        .onFailure(ctx::fail);
+  }
+
+  private void run(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    blocking(() -> store.run(id)).onSuccess(found -> {
+      if (found.isPresent()) {
+        json(ctx.response(), 200, found.get());
+      } else {
+        problem(ctx.response(), 404, "Not Found", "unknown run '" + id + "'", "id");
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  // ---- schedules
+
+  /** A schedule as the API shows it, with its next five fire times (and its latest fires, when asked for one). */
+  record ScheduleView(String id, String name, String cron, String timeZone, String suite, Map<String, String> options,
+      Schedule.Target target, boolean paused, Instant nextFireAt, List<Instant> nextFires, Instant createdAt,
+      Instant updatedAt, List<Schedule.Fire> fires) {
+
+    static ScheduleView of(Schedule s, Instant now, List<Schedule.Fire> fires) {
+      Cron cron = Cron.parse(s.cron(), s.timeZone());
+      List<Instant> next = new java.util.ArrayList<>();
+      if (!s.paused() && s.nextFireAt() != null) {
+        next.add(s.nextFireAt());
+        next.addAll(cron.next(s.nextFireAt(), 4));
+      } else if (!s.paused()) {
+        next.addAll(cron.next(now, 5));
+      }
+      return new ScheduleView(s.id(), s.name(), s.cron(), s.timeZone(), s.suite(), s.options(), s.target(), s.paused(),
+          s.paused() ? null : s.nextFireAt(), next, s.createdAt(), s.updatedAt(), fires);
+    }
+  }
+
+  private static final int FIRES_SHOWN = 20;
+
+  private void createSchedule(RoutingContext ctx) {
+    byte[] body = bodyBytes(ctx);
+    blocking(store::devices).compose(devices -> {
+      ScheduleRequest request = ScheduleRequest.parse(body, devices);
+      Instant now = clock.instant();
+      Schedule schedule = new Schedule(UUID.randomUUID().toString(), request.name(), request.cron().expression(),
+          request.cron().zone().getId(), request.suite(), request.options(), request.target(), request.paused(),
+          request.paused() ? null : request.cron().nextAfter(now).orElse(null), now, now);
+      return blocking(() -> {
+        schedules.insert(schedule);
+        return schedule;
+      });
+    }).onSuccess(schedule -> {
+      ctx.response().putHeader(HttpHeaders.LOCATION, "/api/schedules/" + schedule.id());
+      json(ctx.response(), 201, ScheduleView.of(schedule, clock.instant(), List.of()));
+    }).onFailure(ctx::fail);
+  }
+
+  private void listSchedules(RoutingContext ctx) {
+    blocking(schedules::all).onSuccess(all -> json(ctx.response(), 200,
+        all.stream().map(s -> ScheduleView.of(s, clock.instant(), null)).toList())).onFailure(ctx::fail);
+  }
+
+  private void getSchedule(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    blocking(() -> schedules.find(id).map(s -> ScheduleView.of(s, clock.instant(), schedules.fires(id, FIRES_SHOWN))))
+        .onSuccess(found -> {
+          if (found.isPresent()) {
+            json(ctx.response(), 200, found.get());
+          } else {
+            unknownSchedule(ctx, id);
+          }
+        }).onFailure(ctx::fail);
+  }
+
+  private void updateSchedule(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    byte[] body = bodyBytes(ctx);
+    blocking(() -> schedules.find(id)).compose(existing -> {
+      if (existing.isEmpty()) {
+        return Future.succeededFuture(Optional.<Schedule>empty());
+      }
+      return blocking(store::devices).compose(devices -> {
+        ScheduleRequest request = ScheduleRequest.parse(body, devices);
+        Instant now = clock.instant();
+        Schedule updated = new Schedule(id, request.name(), request.cron().expression(), request.cron().zone().getId(),
+            request.suite(), request.options(), request.target(), request.paused(),
+            request.paused() ? null : request.cron().nextAfter(now).orElse(null), existing.get().createdAt(), now);
+        return blocking(() -> schedules.update(updated) ? Optional.of(updated) : Optional.<Schedule>empty());
+      });
+    }).onSuccess(updated -> {
+      if (updated.isPresent()) {
+        json(ctx.response(), 200, ScheduleView.of(updated.get(), clock.instant(), null));
+      } else {
+        unknownSchedule(ctx, id);
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  /** Pausing clears the next fire time; resuming sets it after now, so a pause never produces a late fire. */
+  private void setPaused(RoutingContext ctx, boolean paused) {
+    String id = ctx.pathParam("id");
+    blocking(() -> schedules.find(id).map(s -> {
+      Instant now = clock.instant();
+      Schedule changed = new Schedule(s.id(), s.name(), s.cron(), s.timeZone(), s.suite(), s.options(), s.target(),
+          paused, paused ? null : Cron.parse(s.cron(), s.timeZone()).nextAfter(now).orElse(null), s.createdAt(), now);
+      schedules.update(changed);
+      return changed;
+    })).onSuccess(found -> {
+      if (found.isPresent()) {
+        json(ctx.response(), 200, ScheduleView.of(found.get(), clock.instant(), null));
+      } else {
+        unknownSchedule(ctx, id);
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  private void deleteSchedule(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    blocking(() -> schedules.delete(id)).onSuccess(deleted -> {
+      if (deleted) {
+        ctx.response().setStatusCode(204).end();
+      } else {
+        unknownSchedule(ctx, id);
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  private static void unknownSchedule(RoutingContext ctx, String id) {
+    problem(ctx.response(), 404, "Not Found", "unknown schedule '" + id + "'", "id");
+  }
+
+  private static byte[] bodyBytes(RoutingContext ctx) {
+    Buffer body = ctx.body().buffer();
+    return body == null ? null : body.getBytes();
+  }
+
+  // ---- comparisons and regressions
+
+  /** One model's row of a comparison: bandwidth and its fractions of the two ceilings (null when unknown). */
+  record ComparisonView(String model, String deviceId, UUID resultId, String runId, Instant measuredAt, double bandwidth,
+      Double memcpyBandwidth, Double fractionOfMemcpy, Double theoreticalPeak, Double fractionOfPeak,
+      double relativeSpread) {
+
+    static ComparisonView of(Analysis.ComparisonRow r) {
+      Double memcpy = r.memcpyBandwidth();
+      Double peak = r.theoreticalPeak() > 0 ? r.theoreticalPeak() : null;
+      return new ComparisonView(r.model(), r.deviceId(), r.resultId(), r.runId(), r.measuredAt(), r.bandwidth(), memcpy,
+          memcpy == null || memcpy <= 0 ? null : r.bandwidth() / memcpy, peak, peak == null ? null : r.bandwidth() / peak,
+          r.relativeSpread());
+    }
+  }
+
+  record Comparison(String kernel, String params, List<ComparisonView> models) {}
+
+  private void comparison(RoutingContext ctx) {
+    String kernel = param(ctx, "kernel");
+    if (kernel == null) {
+      throw new BadInput("kernel", "missing; name a kernel such as stride-copy-fp32");
+    }
+    String params = param(ctx, "params");
+    if (params == null) {
+      throw new BadInput("params", "missing; the kernel's parameters as results show them, such as elements=1024;stride=4");
+    }
+    blocking(() -> analysis.comparison(kernel, params)).onSuccess(rows -> json(ctx.response(), 200,
+        new Comparison(kernel, params, rows.stream().map(ComparisonView::of).toList()))).onFailure(ctx::fail);
+  }
+
+  private void regressions(RoutingContext ctx) {
+    String kind = param(ctx, "kind");
+    if (kind != null && !kind.equalsIgnoreCase("regression") && !kind.equalsIgnoreCase("improvement")) {
+      throw new BadInput("kind", "unknown kind '" + kind + "'; known: regression, improvement");
+    }
+    String device = param(ctx, "device");
+    String kernel = param(ctx, "kernel");
+    int limit = intParam(ctx, "limit", DEFAULT_SWEEP_LIMIT, 10_000);
+    blocking(() -> analysis.changes(device, kernel, kind == null ? null : kind.toUpperCase(Locale.ROOT), limit))
+        .onSuccess(changes -> json(ctx.response(), 200, changes)).onFailure(ctx::fail);
+  }
+
+  private static Instant instantParam(RoutingContext ctx, String name) {
+    String value = param(ctx, name);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(value);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new BadInput(name, "not an ISO-8601 instant such as 2026-11-01T00:00:00Z: '" + value + "'");
+    }
   }
 
   /**

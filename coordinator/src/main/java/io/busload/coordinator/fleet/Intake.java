@@ -33,8 +33,10 @@ public final class Intake {
   private final Fleet fleet;
   private final RunQueues queues;
   private final Clock clock;
+  private final ResultBatcher results;
 
-  public Intake(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock) {
+  public Intake(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, ResultBatcher results) {
+    this.results = results;
     this.vertx = vertx;
     this.store = store;
     this.fleet = fleet;
@@ -129,25 +131,18 @@ public final class Intake {
       message.reply(Ack.refused(id, "a result needs id, device, kernel and measuredAt"));
       return;
     }
-    blocking(() -> store.upsertResult(result, clock.instant())).onComplete(stored -> {
-      if (stored.failed()) {
-        LOG.error("cannot store result {}", id, stored.cause());
-        message.fail(STORE_FAILED, "coordinator store failed: " + stored.cause().getMessage());
-        return;
-      }
-      message.reply(Ack.ok(id));
-      // A redelivered result was published when it was first stored; dashboards would count it twice.
-      if (stored.result()) {
-        vertx.eventBus().publish(Addresses.LIVE_RESULTS, result);
-      }
-    });
+    results.add(message);
   }
 
+  /** Newer versions are refused (docs/contract.md); so is a version below 1, which no sender ever wrote. */
   private static boolean refuseNewer(Message<?> message, Protocol.Message body, String id) {
-    if (body.schemaVersion() <= Protocol.SCHEMA_VERSION) {
+    int version = body.schemaVersion();
+    if (version >= 1 && version <= Protocol.SCHEMA_VERSION) {
       return false;
     }
-    String reason = "schema version " + body.schemaVersion() + " is newer than " + Protocol.SCHEMA_VERSION;
+    String reason = version > Protocol.SCHEMA_VERSION
+        ? "schema version " + version + " is newer than " + Protocol.SCHEMA_VERSION
+        : "schema version " + version + " is unknown; known: 1 to " + Protocol.SCHEMA_VERSION;
     LOG.warn("refused {} {}: {}", body.getClass().getSimpleName(), id, reason);
     message.reply(Ack.refused(id, reason));
     return true;

@@ -207,39 +207,107 @@ public final class Store implements AutoCloseable {
 
   /** Stores a new sweep with one QUEUED run per target, in the targets' order. */
   public Sweep createSweep(String suite, Map<String, String> options, List<RunTarget> targets, Instant now) {
+    return inTransaction(c -> insertSweep(c, suite, options, targets, now, null, null, false));
+  }
+
+  /** A sweep and its QUEUED runs within the caller's transaction; {@code scheduleId} null unless a schedule fired it. */
+  static Sweep insertSweep(Connection c, String suite, Map<String, String> options, List<RunTarget> targets, Instant now,
+      String scheduleId, Instant scheduledFor, boolean late) throws SQLException {
     String sweepId = UUID.randomUUID().toString();
+    try (PreparedStatement s = c.prepareStatement("INSERT INTO sweeps (id, suite, options_json, created_at,"
+        + " schedule_id, scheduled_for, late) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      s.setString(1, sweepId);
+      s.setString(2, suite);
+      s.setString(3, new String(JsonCodec.toJson(new java.util.TreeMap<>(options)), StandardCharsets.UTF_8));
+      s.setObject(4, timestamp(now));
+      s.setString(5, scheduleId);
+      s.setObject(6, timestamp(scheduledFor));
+      s.setBoolean(7, late);
+      s.executeUpdate();
+    }
+    List<Run> runs = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(
+        "INSERT INTO runs (id, sweep_id, position, device_id, agent_id, state, completed, total, message,"
+            + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?)")) {
+      int position = 0;
+      for (RunTarget target : targets) {
+        Run run = new Run(UUID.randomUUID().toString(), sweepId, target.deviceId(), target.agentId(),
+            RunStatus.State.QUEUED, 0, target.total(), null);
+        s.setString(1, run.runId());
+        s.setString(2, sweepId);
+        s.setInt(3, position++);
+        s.setString(4, run.deviceId());
+        s.setString(5, run.agentId());
+        s.setString(6, run.state().name());
+        s.setInt(7, run.total());
+        s.setObject(8, timestamp(now));
+        s.setObject(9, timestamp(now));
+        s.addBatch();
+        runs.add(run);
+      }
+      s.executeBatch();
+    }
+    return new Sweep(sweepId, suite, options, now, runs);
+  }
+
+  /** Runs waiting in every device's queue, for the queue-depth gauge. */
+  public long queuedRunCount() {
     return inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(
-          "INSERT INTO sweeps (id, suite, options_json, created_at) VALUES (?, ?, ?, ?)")) {
-        s.setString(1, sweepId);
-        s.setString(2, suite);
-        s.setString(3, new String(JsonCodec.toJson(new java.util.TreeMap<>(options)), StandardCharsets.UTF_8));
-        s.setObject(4, timestamp(now));
-        s.executeUpdate();
+      try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM runs WHERE state = 'QUEUED'");
+          ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
       }
-      List<Run> runs = new ArrayList<>();
-      try (PreparedStatement s = c.prepareStatement(
-          "INSERT INTO runs (id, sweep_id, position, device_id, agent_id, state, completed, total, message,"
-              + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?)")) {
-        int position = 0;
-        for (RunTarget target : targets) {
-          Run run = new Run(UUID.randomUUID().toString(), sweepId, target.deviceId(), target.agentId(),
-              RunStatus.State.QUEUED, 0, target.total(), null);
-          s.setString(1, run.runId());
-          s.setString(2, sweepId);
-          s.setInt(3, position++);
-          s.setString(4, run.deviceId());
-          s.setString(5, run.agentId());
-          s.setString(6, run.state().name());
-          s.setInt(7, run.total());
-          s.setObject(8, timestamp(now));
-          s.setObject(9, timestamp(now));
-          s.addBatch();
-          runs.add(run);
+    });
+  }
+
+  /** Every stored device with its agent and host, in id order. */
+  public List<StoredDevice> devices() {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT d.id, d.agent_id, a.host, d.name, d.fingerprint, d.info_json,"
+          + " d.last_seen FROM devices d JOIN agents a ON a.id = d.agent_id ORDER BY d.id");
+          ResultSet rs = s.executeQuery()) {
+        List<StoredDevice> devices = new ArrayList<>();
+        while (rs.next()) {
+          devices.add(new StoredDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), JsonCodec.fromJson(rs.getString(6).getBytes(StandardCharsets.UTF_8), DeviceInfo.class),
+              instant(rs, 7)));
         }
-        s.executeBatch();
+        return devices;
       }
-      return new Sweep(sweepId, suite, options, now, runs);
+    });
+  }
+
+  /** One run by id. */
+  public Optional<Run> run(String runId) {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM runs WHERE id = ?")) {
+        s.setString(1, runId);
+        try (ResultSet rs = s.executeQuery()) {
+          return rs.next() ? Optional.of(run(rs)) : Optional.<Run>empty();
+        }
+      }
+    });
+  }
+
+  /** Runs newest first, optionally of one device or in one state. */
+  public List<Run> runs(String deviceId, String state, int limit) {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT " + RUN_COLUMNS + " FROM runs WHERE (? IS NULL OR device_id = ?)"
+          + " AND (? IS NULL OR state = ?) ORDER BY created_at DESC, id DESC LIMIT ?")) {
+        s.setString(1, deviceId);
+        s.setString(2, deviceId);
+        s.setString(3, state);
+        s.setString(4, state);
+        s.setInt(5, limit);
+        try (ResultSet rs = s.executeQuery()) {
+          List<Run> runs = new ArrayList<>();
+          while (rs.next()) {
+            runs.add(run(rs));
+          }
+          return runs;
+        }
+      }
     });
   }
 
@@ -600,6 +668,19 @@ public final class Store implements AutoCloseable {
             page.add(new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3)));
           }
           return page;
+        }
+      }
+    });
+  }
+
+  /** The paging key of one stored result, for {@code ?after=<id>}. */
+  public Optional<StoredResult> resultKey(UUID id) {
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at FROM results WHERE id = ?")) {
+        s.setObject(1, id);
+        try (ResultSet rs = s.executeQuery()) {
+          return rs.next() ? Optional.of(new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), null))
+              : Optional.<StoredResult>empty();
         }
       }
     });

@@ -1,0 +1,182 @@
+package io.busload.coordinator.store;
+
+import io.busload.protocol.JsonCodec;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The read side that compares results: across device models, and against a device's own history. */
+public final class Analysis {
+  /** The ceiling each result is set against: a device-to-device copy timed in the same run (kernels' Catalog). */
+  public static final String MEMCPY_KERNEL = "memcpy-d2d";
+
+  private final Store store;
+
+  public Analysis(Store store) {
+    this.store = store;
+  }
+
+  /** One device model's latest valid result for a kernel and params, with its two ceilings. */
+  public record ComparisonRow(String model, String deviceId, UUID resultId, String runId, Instant measuredAt,
+      double bandwidth, Double memcpyBandwidth, double theoreticalPeak, double relativeSpread) {}
+
+  /**
+   * The latest valid result of {@code kernel} with {@code params} per device model. Distinct models are found by
+   * skipping through the {@code results_compare} index (a recursive query), then each model's latest is one
+   * index probe, so the cost grows with the number of models, not of results.
+   */
+  public List<ComparisonRow> comparison(String kernel, String params) {
+    String sql = """
+        WITH RECURSIVE models(model) AS (
+          (SELECT model FROM results WHERE kernel = ? AND params = ? AND valid ORDER BY model LIMIT 1)
+          UNION ALL
+          SELECT (SELECT r.model FROM results r WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model > m.model
+                  ORDER BY r.model LIMIT 1)
+          FROM models m WHERE m.model IS NOT NULL)
+        SELECT x.model, x.device_id, x.id, x.run_id, x.measured_at, x.bandwidth, mc.bandwidth, x.theoretical_peak,
+               x.relative_spread
+        FROM models m
+        CROSS JOIN LATERAL (
+          SELECT r.model, r.device_id, r.id, r.run_id, r.measured_at, r.bandwidth, r.theoretical_peak, r.relative_spread
+          FROM results r WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model = m.model
+          ORDER BY r.measured_at DESC LIMIT 1) x
+        LEFT JOIN LATERAL (
+          SELECT c.bandwidth FROM results c WHERE c.run_id = x.run_id AND c.kernel = ? AND c.valid
+          ORDER BY c.measured_at DESC LIMIT 1) mc ON TRUE
+        WHERE m.model IS NOT NULL
+        ORDER BY x.model""";
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(sql)) {
+        s.setString(1, kernel);
+        s.setString(2, params);
+        s.setString(3, kernel);
+        s.setString(4, params);
+        s.setString(5, kernel);
+        s.setString(6, params);
+        s.setString(7, MEMCPY_KERNEL);
+        try (ResultSet rs = s.executeQuery()) {
+          List<ComparisonRow> rows = new ArrayList<>();
+          while (rs.next()) {
+            double memcpy = rs.getDouble(7);
+            rows.add(new ComparisonRow(rs.getString(1), rs.getString(2), rs.getObject(3, UUID.class), rs.getString(4),
+                Store.instant(rs, 5), rs.getDouble(6), rs.wasNull() ? null : memcpy, rs.getDouble(8), rs.getDouble(9)));
+          }
+          return rows;
+        }
+      }
+    });
+  }
+
+  /** A past valid result of one device, kernel and params, with what its environment was. */
+  public record HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
+      String agentVersion, String fatbinHash, String method) {}
+
+  /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
+  public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, driver_version, agent_version,"
+          + " fatbin_hash, (result_json::jsonb) ->> 'method' FROM results WHERE device_id = ? AND kernel = ? AND params = ?"
+          + " AND measured_at < ? AND valid ORDER BY measured_at DESC LIMIT ?")) {
+        s.setString(1, deviceId);
+        s.setString(2, kernel);
+        s.setString(3, params);
+        s.setObject(4, Store.timestamp(before));
+        s.setInt(5, limit);
+        try (ResultSet rs = s.executeQuery()) {
+          List<HistoryPoint> points = new ArrayList<>();
+          while (rs.next()) {
+            points.add(new HistoryPoint(rs.getObject(1, UUID.class), Store.instant(rs, 2), rs.getDouble(3),
+                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7)));
+          }
+          return points;
+        }
+      }
+    });
+  }
+
+  /** A change beyond a history's noise band, in either direction. */
+  public record Change(UUID id, UUID resultId, Kind kind, String deviceId, String model, String kernel, String params,
+      double bandwidth, double baselineMedian, double baselineMad, double noiseBand, double robustZ,
+      double changeFraction, int historyCount, Map<String, Map<String, String>> environmentDiff, Instant measuredAt,
+      Instant detectedAt) {
+    public enum Kind { REGRESSION, IMPROVEMENT }
+  }
+
+  public void insertChanges(List<Change> changes) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("INSERT INTO regressions (id, result_id, kind, device_id, model,"
+          + " kernel, params, bandwidth, baseline_median, baseline_mad, noise_band, robust_z, change_fraction,"
+          + " history_count, environment_json, measured_at, detected_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+        for (Change ch : changes) {
+          s.setObject(1, ch.id());
+          s.setObject(2, ch.resultId());
+          s.setString(3, ch.kind().name());
+          s.setString(4, ch.deviceId());
+          s.setString(5, ch.model());
+          s.setString(6, ch.kernel());
+          s.setString(7, ch.params());
+          s.setDouble(8, ch.bandwidth());
+          s.setDouble(9, ch.baselineMedian());
+          s.setDouble(10, ch.baselineMad());
+          s.setDouble(11, ch.noiseBand());
+          s.setDouble(12, ch.robustZ());
+          s.setDouble(13, ch.changeFraction());
+          s.setInt(14, ch.historyCount());
+          s.setString(15, new String(JsonCodec.toJson(ch.environmentDiff()), StandardCharsets.UTF_8));
+          s.setObject(16, Store.timestamp(ch.measuredAt()));
+          s.setObject(17, Store.timestamp(ch.detectedAt()));
+          s.addBatch();
+        }
+        s.executeBatch();
+      }
+      return null;
+    });
+  }
+
+  private static final com.fasterxml.jackson.core.type.TypeReference<Map<String, Map<String, String>>> DIFF =
+      new com.fasterxml.jackson.core.type.TypeReference<>() {};
+
+  /** Recorded changes, newest first, optionally of one device, kernel or kind. */
+  public List<Change> changes(String deviceId, String kernel, String kind, int limit) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT id, result_id, kind, device_id, model, kernel, params,"
+          + " bandwidth, baseline_median, baseline_mad, noise_band, robust_z, change_fraction, history_count,"
+          + " environment_json, measured_at, detected_at FROM regressions WHERE (? IS NULL OR device_id = ?)"
+          + " AND (? IS NULL OR kernel = ?) AND (? IS NULL OR kind = ?) ORDER BY detected_at DESC, id DESC LIMIT ?")) {
+        s.setString(1, deviceId);
+        s.setString(2, deviceId);
+        s.setString(3, kernel);
+        s.setString(4, kernel);
+        s.setString(5, kind);
+        s.setString(6, kind);
+        s.setInt(7, limit);
+        try (ResultSet rs = s.executeQuery()) {
+          List<Change> changes = new ArrayList<>();
+          while (rs.next()) {
+            Map<String, Map<String, String>> diff;
+            try {
+              diff = JsonCodec.MAPPER.readValue(rs.getString(15), DIFF);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+              throw new SQLException("environment diff is not JSON: " + e.getOriginalMessage(), e);
+            }
+            changes.add(new Change(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
+                Change.Kind.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getString(6),
+                rs.getString(7), rs.getDouble(8), rs.getDouble(9), rs.getDouble(10), rs.getDouble(11),
+                rs.getDouble(12), rs.getDouble(13), rs.getInt(14), diff, Store.instant(rs, 16), Store.instant(rs, 17)));
+          }
+          return changes;
+        }
+      }
+    });
+  }
+}

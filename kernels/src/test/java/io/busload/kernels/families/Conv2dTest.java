@@ -28,7 +28,7 @@ class Conv2dTest {
       for (long n : List.of(3L, 45L)) {
         Check check = Harness.runAndCheck(program(v, n));
         assertThat(check.passed()).as("%s n=%d: %s", v, n, check.mismatches()).isTrue();
-        assertThat(check.checked()).isEqualTo(n * n);
+        assertThat(check.checked()).isEqualTo(2 * n * n);
       }
     }
   }
@@ -63,6 +63,17 @@ class Conv2dTest {
       assertThat(check.mismatchCount()).isEqualTo(2);
       assertThat(check.mismatches().getFirst()).startsWith("out[4][7]: expected " + good + ", got ");
       assertThat(check.mismatches().get(1)).startsWith("out[9][1]: ").endsWith("got poison (never written)");
+    }
+  }
+
+  @Test
+  void check_inputOverwritten_reportsTheInput() {
+    Program p = program(Conv2d.Variant.NAIVE, 8);
+    try (Arena arena = Arena.ofShared()) {
+      List<MemorySegment> buffers = Harness.runOnCpu(p, arena);
+      buffers.get(0).setAtIndex(JAVA_DOUBLE, 8 + 3, 0.0);
+      Check check = p.check(buffers);
+      assertThat(check.mismatches().getFirst()).isEqualTo("in[1][3]: expected " + Conv2d.input(11) + ", got 0.0");
     }
   }
 

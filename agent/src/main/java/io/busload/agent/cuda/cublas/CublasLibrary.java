@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * Finds the host's {@code libcublas.so.*}: {@code BUSLOAD_CUBLAS} when set, else the newest soname
  * ({@code .13}, {@code .12}, {@code .11}, then the unversioned development link) in {@code LD_LIBRARY_PATH},
  * {@code CUDA_HOME}/{@code CUDA_PATH}, {@code /usr/local/cuda*}, the distribution's library folders and the
- * nvidia-cublas Python wheels' {@code site-packages/nvidia/{cublas,cu13,cu12}/lib}, and last in
+ * nvidia-cublas Python wheels' {@code site-packages/nvidia/{cu13,cublas,cu12}/lib} (in virtual environments, on
+ * {@code PATH}, under {@code /opt}, {@code /usr} and {@code ~/.local}), and last in
  * {@code ldconfig -p}'s cache.
  */
 final class CublasLibrary {
@@ -110,7 +111,7 @@ final class CublasLibrary {
   }
 
   /** {@code site-packages/nvidia/...} folders of pip's nvidia-cublas wheels that exist on this host. */
-  private static List<Path> wheelDirectories(Map<String, String> env) {
+  static List<Path> wheelDirectories(Map<String, String> env) {
     List<Path> prefixes = new ArrayList<>();
     for (String variable : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
       String prefix = env.get(variable);
@@ -118,11 +119,25 @@ final class CublasLibrary {
         prefixes.add(Path.of(prefix, "lib"));
       }
     }
+    // A Python environment on PATH (/opt/torch/.venv/bin) keeps its packages under the sibling lib/.
+    String path = env.get("PATH");
+    if (path != null) {
+      for (String entry : path.split(":")) {
+        Path bin = Path.of(entry.isBlank() ? "." : entry);
+        if (bin.isAbsolute() && bin.getFileName() != null && bin.getFileName().toString().equals("bin")
+            && bin.getParent() != null) {
+          prefixes.add(bin.getParent().resolve("lib"));
+        }
+      }
+    }
     prefixes.add(Path.of(System.getProperty("user.home"), ".local/lib"));
     prefixes.add(Path.of("/usr/local/lib"));
     prefixes.add(Path.of("/usr/lib"));
-    prefixes.add(Path.of("/opt/conda/lib"));
-    List<Path> found = new ArrayList<>();
+    for (Path opt : children(Path.of("/opt"), "")) { // /opt/conda/lib, /opt/<name>/.venv/lib
+      prefixes.add(opt.resolve("lib"));
+      prefixes.add(opt.resolve(".venv/lib"));
+    }
+    Set<Path> found = new LinkedHashSet<>();
     for (Path prefix : prefixes) {
       for (Path python : children(prefix, "python3")) {
         for (String packages : List.of("site-packages", "dist-packages")) {
@@ -135,7 +150,7 @@ final class CublasLibrary {
         }
       }
     }
-    return found;
+    return List.copyOf(found);
   }
 
   /** Sub-folders of {@code parent} whose name starts with {@code prefix}, newest version (highest name) first. */

@@ -66,6 +66,15 @@ class CublasLibraryTest {
   }
 
   @Test
+  void wheelDirectories_pythonEnvironmentOnPath_itsNvidiaWheelFolderSearched() throws IOException {
+    // As on the H200 machines: PATH starts with /opt/torch/.venv/bin, no VIRTUAL_ENV, the wheel in nvidia/cu13/lib.
+    Path wheel = Files.createDirectories(temp.resolve("venv/lib/python3.12/site-packages/nvidia/cu13/lib"));
+
+    assertThat(CublasLibrary.wheelDirectories(Map.of("PATH", temp.resolve("venv/bin") + ":/usr/bin")))
+        .contains(wheel);
+  }
+
+  @Test
   void lightweightBeside_ltOfSameVersionPresent_found() throws IOException {
     Path cublas = Files.createFile(temp.resolve("libcublas.so.13"));
     Path lt = Files.createFile(temp.resolve("libcublasLt.so.13"));

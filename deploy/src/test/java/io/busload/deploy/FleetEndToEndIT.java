@@ -106,9 +106,13 @@ class FleetEndToEndIT {
     }
 
     // kill -9 the coordinator and start it again on the same data: every stored result is still there.
+    // The others stop too: with its only data member killed, the lite members' Vert.x cluster state is lost
+    // and a new coordinator does not reliably rejoin them (seen in CI; coordinator failover is issue 6).
     List<String> storedIds = new ArrayList<>();
     results.forEach(r -> storedIds.add(r.path("id").asText()));
     fleet.kill("coordinator");
+    fleet.kill("agent");
+    fleet.kill("dashboard");
     fleet.startCoordinator();
     String restartedSweep = sweepId;
     List<String> afterRestart = await("coordinator back with the sweep's results", 150, () -> {

@@ -46,7 +46,6 @@ public final class CoordinatorVerticle extends VerticleBase {
   private HttpServer server;
   private long timer = -1;
   private long ticks;
-  private RegressionWatch regressions;
   private final AtomicLong queued = new AtomicLong();
   private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   /** The queue-depth gauge reads the store every few seconds, not on every scrape. */
@@ -86,7 +85,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       queues.restore(remembered.active());
       Analysis analysis = new Analysis(store);
       Schedules schedules = new Schedules(store);
-      regressions = new RegressionWatch(vertx, analysis, clock);
+      RegressionWatch regressions = new RegressionWatch(vertx, analysis, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
       Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())
@@ -139,9 +138,6 @@ public final class CoordinatorVerticle extends VerticleBase {
   public Future<?> stop() {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
-    }
-    if (regressions != null) {
-      regressions.close();
     }
     Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
     return closed.eventually(() -> store == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {

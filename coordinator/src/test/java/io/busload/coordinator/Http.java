@@ -36,6 +36,15 @@ public final class Http {
         .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
   }
 
+  public HttpResponse<String> put(String path, String json) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  public HttpResponse<String> delete(String path) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+  }
+
   public static JsonNode json(HttpResponse<String> response) {
     try {
       return JsonCodec.MAPPER.readTree(response.body());

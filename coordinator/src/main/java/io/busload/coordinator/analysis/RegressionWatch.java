@@ -8,7 +8,6 @@ import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
@@ -28,10 +27,10 @@ import org.slf4j.LoggerFactory;
  * or block ingest), records changes and publishes them on {@link #LIVE_REGRESSIONS}.
  *
  * <p>Histories are cached per (device, kernel, params), read from the store on first use: one query per
- * series, not per result, which is what lets this keep up with 20,000 results/s. Everything runs on one worker
- * thread of its own, so the cache needs no locks.
+ * series, not per result, which is what lets this keep up with 20,000 results/s. Checks run as ordered blocking
+ * tasks of the coordinator's context: one at a time, each seeing the cache as the last one left it.
  */
-public final class RegressionWatch implements AutoCloseable {
+public final class RegressionWatch {
   /** Coordinator to everyone, publish: a recorded regression or improvement, as JSON. To move to protocol's Addresses. */
   public static final String LIVE_REGRESSIONS = "busload.live.regressions";
   private static final Logger LOG = LoggerFactory.getLogger(RegressionWatch.class);
@@ -40,7 +39,6 @@ public final class RegressionWatch implements AutoCloseable {
   private final Vertx vertx;
   private final Analysis analysis;
   private final Clock clock;
-  private final WorkerExecutor worker;
   private final Map<String, Deque<HistoryPoint>> series = new LinkedHashMap<>(256, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, Deque<HistoryPoint>> eldest) {
@@ -52,12 +50,11 @@ public final class RegressionWatch implements AutoCloseable {
     this.vertx = vertx;
     this.analysis = analysis;
     this.clock = clock;
-    this.worker = vertx.createSharedWorkerExecutor("busload-regressions-" + System.identityHashCode(this), 1);
   }
 
   /** Checks newly stored results (in measuring order per series); completes with the changes recorded. */
   public Future<List<Change>> check(List<KernelResult> stored) {
-    return worker.<List<Change>>executeBlocking(() -> checkNow(stored), true).onComplete(done -> {
+    return vertx.<List<Change>>executeBlocking(() -> checkNow(stored), true).onComplete(done -> {
       if (done.failed()) {
         LOG.error("regression check failed for {} result(s)", stored.size(), done.cause());
         return;
@@ -97,10 +94,5 @@ public final class RegressionWatch implements AutoCloseable {
     }
     analysis.insertChanges(changes);
     return changes;
-  }
-
-  @Override
-  public void close() {
-    worker.close();
   }
 }

@@ -64,8 +64,9 @@ public final class Analysis {
           List<ComparisonRow> rows = new ArrayList<>();
           while (rs.next()) {
             double memcpy = rs.getDouble(7);
+            Double memcpyOrNull = rs.wasNull() ? null : memcpy;
             rows.add(new ComparisonRow(rs.getString(1), rs.getString(2), rs.getObject(3, UUID.class), rs.getString(4),
-                Store.instant(rs, 5), rs.getDouble(6), rs.wasNull() ? null : memcpy, rs.getDouble(8), rs.getDouble(9)));
+                Store.instant(rs, 5), rs.getDouble(6), memcpyOrNull, rs.getDouble(8), rs.getDouble(9)));
           }
           return rows;
         }

@@ -1,0 +1,85 @@
+package io.busload.coordinator.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.store.Analysis.Change;
+import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.KernelResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class RegressionCheckTest {
+  private static final DeviceInfo GPU = Fixtures.gpu("rc", 0);
+  private static final Instant NOW = Instant.parse("2026-11-01T12:00:00Z");
+
+  /** Ten results around 1.000e12 B/s, spread 0.2%, newest first, on driver 13.0 and fatbin-abc. */
+  private static List<HistoryPoint> stableHistory() {
+    double[] values = {1.000e12, 1.001e12, 0.999e12, 1.002e12, 0.998e12, 1.000e12, 1.001e12, 0.999e12, 1.000e12, 1.000e12};
+    List<HistoryPoint> history = new ArrayList<>();
+    for (int i = 0; i < values.length; i++) {
+      history.add(new HistoryPoint(UUID.randomUUID(), NOW.minusSeconds(3600L * (i + 1)), values[i], "13.0", "0.1.0",
+          "fatbin-abc", "warm-up 5 launches; 20 samples"));
+    }
+    return history;
+  }
+
+  private static KernelResult withBandwidth(double bandwidth, String driver, String method) {
+    KernelResult r = Fixtures.result("s", "r", "a", new DeviceInfo(GPU.id(), GPU.kind(), GPU.name(), GPU.uuid(),
+        GPU.computeCapability(), GPU.multiprocessors(), GPU.l2Bytes(), GPU.memoryBytes(), GPU.memoryClockHz(),
+        GPU.busWidthBits(), GPU.theoreticalPeakBytesPerSecond(), driver), 4, true, NOW);
+    return new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(),
+        r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), true, List.of(), r.medianSeconds(),
+        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(),
+        r.bytesRead(), r.bytesWritten(), r.bytes(), bandwidth, method, r.measuredAt());
+  }
+
+  @Test
+  void check_fivePercentDropOnNewDriver_isRegressionWithDriverInDiff() {
+    KernelResult result = withBandwidth(0.95e12, "13.1", "warm-up 5 launches; 20 samples; SM 1755 MHz");
+
+    Change change = RegressionCheck.check(result, stableHistory(), NOW).orElseThrow();
+
+    assertThat(change.kind()).isEqualTo(Change.Kind.REGRESSION);
+    assertThat(change.baselineMedian()).isEqualTo(1.000e12);
+    assertThat(change.changeFraction()).isCloseTo(-0.05, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(change.historyCount()).isEqualTo(10);
+    assertThat(change.robustZ()).isLessThan(-3.5);
+    assertThat(change.environmentDiff()).containsOnlyKeys("driverVersion", "clocks");
+    assertThat(change.environmentDiff().get("driverVersion")).isEqualTo(Map.of("before", "13.0", "after", "13.1"));
+    assertThat(change.environmentDiff().get("clocks").get("after")).isEqualTo("1755 MHz");
+  }
+
+  @Test
+  void check_withinNoiseBand_recordsNothing() {
+    assertThat(RegressionCheck.check(withBandwidth(1.003e12, "13.0", "x"), stableHistory(), NOW)).isEmpty();
+  }
+
+  @Test
+  void check_threePercentRise_isImprovement() {
+    Change change = RegressionCheck.check(withBandwidth(1.03e12, "13.0", "x"), stableHistory(), NOW).orElseThrow();
+
+    assertThat(change.kind()).isEqualTo(Change.Kind.IMPROVEMENT);
+    assertThat(change.environmentDiff()).isEmpty();
+  }
+
+  @Test
+  void check_historyShorterThanFive_recordsNothing() {
+    assertThat(RegressionCheck.check(withBandwidth(0.5e12, "13.0", "x"), stableHistory().subList(0, 4), NOW)).isEmpty();
+  }
+
+  @Test
+  void check_oneWildOutlierInHistory_doesNotWidenTheBand() {
+    List<HistoryPoint> history = new ArrayList<>(stableHistory());
+    HistoryPoint first = history.getFirst();
+    history.set(0, new HistoryPoint(first.resultId(), first.measuredAt(), 0.2e12, "13.0", "0.1.0", "fatbin-abc", "x"));
+
+    assertThat(RegressionCheck.check(withBandwidth(0.97e12, "13.0", "x"), history, NOW))
+        .hasValueSatisfying(c -> assertThat(c.kind()).isEqualTo(Change.Kind.REGRESSION));
+  }
+}

@@ -1,0 +1,190 @@
+package io.busload.coordinator.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.CoordinatorSettings;
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.Http;
+import io.busload.coordinator.SettableClock;
+import io.busload.coordinator.TestDatabase;
+import io.busload.coordinator.api.RestApiTestSettings;
+import io.busload.coordinator.store.DatabaseSettings;
+import io.busload.coordinator.store.RunTarget;
+import io.busload.coordinator.store.Schedule;
+import io.busload.coordinator.store.Schedules;
+import io.busload.coordinator.store.Store;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Schedules firing for real: a controlled clock, a real PostgreSQL, one or two real coordinators. */
+class ScheduleTest {
+  private static final DeviceInfo GPU = Fixtures.gpu("sc-host", 0);
+  private static final String EVERY_HOUR = "{\"name\":\"hourly\",\"cron\":\"0 * * * *\",\"timeZone\":\"UTC\","
+      + "\"suite\":\"stride\",\"target\":{\"kind\":\"model\",\"value\":\"" + GPU.name() + "\"}}";
+
+  @TempDir Path dir;
+
+  @Test
+  void fire_twoClaimsForTheSameTime_makesOneSweep() throws Exception {
+    DatabaseSettings database = TestDatabase.fresh();
+    Vertx vertx = Vertx.vertx();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try (Store store = vertx.executeBlocking(() -> Store.open(database, dir)).await(30, TimeUnit.SECONDS)) {
+      Schedules schedules = new Schedules(store);
+      Instant due = Instant.parse("2026-11-01T10:00:00Z");
+      Schedule schedule = new Schedule("s1", "x", "0 * * * *", "UTC", "stride", Map.of(),
+          new Schedule.Target(Schedule.Target.Kind.ALL, null), false, due, due.minusSeconds(3600), due.minusSeconds(3600));
+      Schedules.FirePlan plan = new Schedules.FirePlan() {
+        @Override
+        public List<RunTarget> targets(Schedule s) {
+          return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
+        }
+
+        @Override
+        public Instant nextAfter(Schedule s, Instant now) {
+          return due.plusSeconds(3600);
+        }
+      };
+      pool.submit(() -> {
+        schedules.insert(schedule);
+        return null;
+      }).get();
+      Callable<Optional<Schedules.Fired>> claim = () -> schedules.fire("s1", due.plusSeconds(1), Scheduler.LATE_AFTER, plan);
+
+      Future<Optional<Schedules.Fired>> a = pool.submit(claim);
+      Future<Optional<Schedules.Fired>> b = pool.submit(claim);
+
+      assertThat(List.of(a.get(), b.get()).stream().filter(Optional::isPresent).count()).isEqualTo(1);
+      assertThat(count(database, "SELECT COUNT(*) FROM sweeps")).isEqualTo(1);
+      assertThat(count(database, "SELECT COUNT(*) FROM schedule_fires")).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+      vertx.close().await(20, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void schedule_twoCoordinatorsInOneCluster_firesEachTimeExactlyOnce() throws Exception {
+    DatabaseSettings database = TestDatabase.fresh();
+    SettableClock clock = new SettableClock(Instant.parse("2026-11-01T09:59:30Z"));
+    String name = "busload-test-" + UUID.randomUUID();
+    int clusterPort = freePort();
+    List<Coordinator> coordinators = new ArrayList<>();
+    try {
+      for (int i = 0; i < 2; i++) {
+        coordinators.add(Coordinator.start(new CoordinatorSettings(dir.resolve("c" + i), "127.0.0.1", 0,
+            new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
+            database), clock).await(60, TimeUnit.SECONDS));
+      }
+      Vertx first = coordinators.getFirst().vertx();
+      Ack hello = first.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("sc-agent", GPU))
+          .await(10, TimeUnit.SECONDS).body();
+      assertThat(hello.ok()).isTrue();
+      Http http = new Http(coordinators.get(1).httpPort());
+      HttpResponse<String> created = http.post("/api/schedules", EVERY_HOUR);
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      String id = Http.json(created).get("id").asText();
+
+      clock.set(Instant.parse("2026-11-01T10:00:05Z"));
+      waitFor(() -> count(database, "SELECT COUNT(*) FROM schedule_fires") == 1);
+      clock.set(Instant.parse("2026-11-01T11:00:02Z"));
+      waitFor(() -> count(database, "SELECT COUNT(*) FROM schedule_fires") == 2);
+      Thread.sleep(3000); // several more ticks of both coordinators at the same time
+
+      assertThat(count(database, "SELECT COUNT(*) FROM sweeps WHERE schedule_id = '" + id + "'")).isEqualTo(2);
+      assertThat(count(database, "SELECT COUNT(*) FROM runs")).isEqualTo(2);
+      JsonNode schedule = Http.json(http.get("/api/schedules/" + id));
+      assertThat(schedule.get("fires")).hasSize(2);
+      assertThat(schedule.get("fires").get(0).get("late").asBoolean()).isFalse();
+      assertThat(schedule.get("nextFireAt").asText()).isEqualTo("2026-11-01T12:00:00Z");
+    } finally {
+      for (Coordinator c : coordinators) {
+        c.stop().await(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void schedule_coordinatorDownOverThreeFireTimes_firesOnceMarkedLate() throws Exception {
+    SettableClock clock = new SettableClock(Instant.parse("2026-11-01T09:30:00Z"));
+    CoordinatorSettings settings = RestApiTestSettings.of(dir);
+    Vertx vertx = Vertx.vertx();
+    try {
+      Coordinator coordinator = Coordinator.deploy(vertx, settings, clock).await(30, TimeUnit.SECONDS);
+      vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("sc-agent", GPU)).await(10, TimeUnit.SECONDS);
+      Http http = new Http(coordinator.httpPort());
+      String id = Http.json(http.post("/api/schedules", EVERY_HOUR)).get("id").asText();
+      coordinator.stop().await(20, TimeUnit.SECONDS);
+
+      clock.set(Instant.parse("2026-11-01T12:40:00Z")); // 10:00, 11:00 and 12:00 were missed
+      coordinator = Coordinator.deploy(vertx, settings, clock).await(30, TimeUnit.SECONDS);
+      http = new Http(coordinator.httpPort());
+      DatabaseSettings database = settings.database();
+      waitFor(() -> count(database, "SELECT COUNT(*) FROM schedule_fires") == 1);
+      Thread.sleep(2000);
+
+      JsonNode schedule = Http.json(http.get("/api/schedules/" + id));
+      assertThat(schedule.get("fires")).hasSize(1);
+      JsonNode fire = schedule.get("fires").get(0);
+      assertThat(fire.get("fireTime").asText()).isEqualTo("2026-11-01T10:00:00Z");
+      assertThat(fire.get("late").asBoolean()).isTrue();
+      assertThat(schedule.get("nextFireAt").asText()).isEqualTo("2026-11-01T13:00:00Z");
+      JsonNode sweep = Http.json(http.get("/api/sweeps/" + fire.get("sweepId").asText()));
+      assertThat(sweep.get("runs")).hasSize(1);
+      assertThat(sweep.get("runs").get(0).get("deviceId").asText()).isEqualTo(GPU.id());
+      assertThat(count(database, "SELECT COUNT(*) FROM sweeps WHERE late")).isEqualTo(1);
+      coordinator.stop().await(20, TimeUnit.SECONDS);
+    } finally {
+      vertx.close().await(20, TimeUnit.SECONDS);
+    }
+  }
+
+  private static long count(DatabaseSettings database, String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        ResultSet rs = c.createStatement().executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static void waitFor(Callable<Boolean> condition) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!condition.call()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 20 s");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -50,8 +50,8 @@ final class RunCommand implements Callable<Integer> {
     // Resolve everything before anything is measured: a bad suite, option or device measures nothing.
     SuiteOptions suiteOptions;
     try {
-      Catalog.suite(suite);
       suiteOptions = SuiteOptions.parse(options);
+      Catalog.cases(suite, suiteOptions);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -62,11 +62,20 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Plan plan = Plan.resolve(suite, suiteOptions, chosen.defaultElements());
     RunContext context = new RunContext(null, null, Devices.hostName(), AgentVersion.get());
 
     List<KernelResult> results;
     try (DeviceWorker worker = new DeviceWorker(chosen)) {
+      // Sizes need the device's free memory: resolved on its thread, still before anything is allocated.
+      Plan plan;
+      try {
+        plan = worker.submit(() -> Plan.resolve(suite, suiteOptions, chosen.limits(), chosen.shortId())).join();
+      } catch (java.util.concurrent.CompletionException e) {
+        if (e.getCause() instanceof IllegalArgumentException bad) {
+          throw new CommandLine.ParameterException(spec.commandLine(), bad.getMessage());
+        }
+        throw e;
+      }
       Measurement measurement = new Measurement(chosen, context, Fatbin.sha256());
       results = worker.submit(() -> measurement.run(plan, new Progress() {
         @Override
@@ -80,7 +89,8 @@ final class RunCommand implements Callable<Integer> {
       return 1;
     }
     ResultPrinter.forFormat(format).print(results, spec.commandLine().getOut());
-    return results.stream().allMatch(KernelResult::valid) ? 0 : 1;
+    // Skipped and unavailable cases are reported, not failures.
+    return results.stream().allMatch(r -> r.valid() || Measurement.skipped(r)) ? 0 : 1;
   }
 
   static final class SuiteNames implements Iterable<String> {

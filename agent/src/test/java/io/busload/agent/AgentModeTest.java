@@ -113,9 +113,9 @@ class AgentModeTest {
     assertThat(finished.await(120, TimeUnit.SECONDS)).as("DONE status").isTrue();
     assertThat(statuses.getLast().state()).isEqualTo(RunStatus.State.DONE);
     assertThat(statuses.getLast().message()).isNull();
-    assertThat(statuses.getLast().completed()).isEqualTo(7);
+    assertThat(statuses.getLast().completed()).isEqualTo(9);
     assertThat(statuses).filteredOn(s -> s.state() == RunStatus.State.RUNNING).isNotEmpty();
-    assertThat(results).hasSize(7).allSatisfy(r -> {
+    assertThat(results).hasSize(9).allSatisfy(r -> {
       assertThat(r.valid()).as(r.kernel() + r.params() + r.mismatches()).isTrue();
       assertThat(r.runId()).isEqualTo(request.runId());
       assertThat(r.sweepId()).isEqualTo("sweep-1");
@@ -123,7 +123,7 @@ class AgentModeTest {
       assertThat(r.device().id()).isEqualTo("testhost/cpu");
       assertThat(r.bandwidth()).isPositive();
     });
-    assertThat(refusedResults.get()).as("deliveries including the refused one").isEqualTo(8);
+    assertThat(refusedResults.get()).as("deliveries including the refused one").isEqualTo(10);
     assertThat(heartbeats).isNotEmpty();
     assertThat(heartbeats.getLast().agentId()).isEqualTo(AGENT_ID);
     assertThat(heartbeats).anySatisfy(h -> assertThat(h.devices().getFirst().runId()).isEqualTo(request.runId()));
@@ -139,7 +139,7 @@ class AgentModeTest {
         Protocol.SCHEMA_VERSION + 1, "r3", "s1", "testhost/cpu", "stride", Map.of())).await(20, TimeUnit.SECONDS).body();
 
     assertThat(suite.ok()).isFalse();
-    assertThat(suite.reason()).isEqualTo("unknown suite 'nope'; known: stride");
+    assertThat(suite.reason()).startsWith("unknown suite 'nope'; known: coalescing, stride, offset, types, vector");
     assertThat(device.reason()).isEqualTo("unknown device 'testhost/cuda:3'; known: testhost/cpu");
     assertThat(schema.reason()).isEqualTo("schema version 2 is newer than 1");
   }

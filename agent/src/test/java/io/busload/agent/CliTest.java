@@ -24,12 +24,12 @@ class CliTest {
   }
 
   @Test
-  void runStride_cpuTinyJson_allSevenRowsValid() throws Exception {
+  void runStride_cpuTinyJson_allNineRowsValid() throws Exception {
     int exit = run("run", "--suite", "stride", "--device", "cpu", "--format", "json", "--option", "elements=4096");
 
     assertThat(exit).as(err.toString()).isZero();
     List<KernelResult> results = JsonCodec.MAPPER.readValue(out.toString(), new TypeReference<>() {});
-    assertThat(results).hasSize(7).allSatisfy(r -> {
+    assertThat(results).hasSize(9).allSatisfy(r -> {
       assertThat(r.valid()).as(r.kernel() + r.params() + r.mismatches()).isTrue();
       assertThat(r.bandwidth()).isPositive();
       assertThat(r.bytes()).isEqualTo(2 * 4096 * 4);
@@ -37,7 +37,7 @@ class CliTest {
       assertThat(r.device().kind()).isEqualTo("cpu");
       assertThat(r.device().name()).startsWith("CPU: ");
       assertThat(r.fatbinHash()).hasSize(64);
-      assertThat(r.params()).containsEntry("elements", 4096);
+      assertThat(r.params()).containsEntry("size", 4096);
     });
     assertThat(results).extracting(KernelResult::kernel).first().isEqualTo("memcpy-d2d");
   }
@@ -54,14 +54,14 @@ class CliTest {
   @Test
   void run_unknownSuite_exit2NamingIt() {
     assertThat(run("run", "--suite", "nope", "--device", "cpu")).isEqualTo(2);
-    assertThat(err.toString()).contains("unknown suite 'nope'; known: stride");
+    assertThat(err.toString()).contains("unknown suite 'nope'; known: coalescing, stride");
     assertThat(out.toString()).isEmpty();
   }
 
   @Test
   void run_unknownOption_exit2NamingIt() {
-    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "size=3")).isEqualTo(2);
-    assertThat(err.toString()).contains("size: unknown option; known: elements");
+    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "warp=3")).isEqualTo(2);
+    assertThat(err.toString()).contains("warp: unknown option; known: elements, offset, size, stride");
     assertThat(out.toString()).isEmpty();
   }
 
@@ -69,6 +69,35 @@ class CliTest {
   void run_badElements_exit2NamingIt() {
     assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "elements=-1")).isEqualTo(2);
     assertThat(err.toString()).contains("elements: must be a positive integer");
+  }
+
+  @Test
+  void run_strideOutOfRange_exit2NamingStrideBeforeMeasuring() {
+    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "stride=0")).isEqualTo(2);
+    assertThat(err.toString()).contains("stride: must be 1..1024 elements, got 0");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void run_sizeLargerThanFreeMemory_exit2NamingSizeBeforeAllocating() {
+    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "size=1099511627776")).isEqualTo(2);
+    assertThat(err.toString()).contains("size: memcpy-d2d{} at size 1099511627776 needs 8.0 TiB, only ")
+        .contains(" free on cpu");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void runTypes_cpuTinyOneStride_everyTypeValid() throws Exception {
+    int exit = run("run", "--suite", "types", "--device", "cpu", "--format", "json", "--option", "size=3000",
+        "--option", "stride=3");
+
+    assertThat(exit).as(err.toString()).isZero();
+    List<KernelResult> results = JsonCodec.MAPPER.readValue(out.toString(), new TypeReference<>() {});
+    assertThat(results).extracting(KernelResult::kernel).containsExactly("memcpy-d2d", "typed-copy-int8",
+        "typed-copy-fp16", "typed-copy-fp32", "typed-copy-fp64", "typed-copy-float2", "typed-copy-float4");
+    assertThat(results).allSatisfy(r -> assertThat(r.valid()).as(r.kernel() + r.mismatches()).isTrue());
+    assertThat(results.get(6).bytes()).isEqualTo(2 * 3000 * 16);
+    assertThat(results.get(6).method()).contains("% of memcpy-d2d in this run").contains("not recorded");
   }
 
   @Test

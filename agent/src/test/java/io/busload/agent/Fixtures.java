@@ -18,11 +18,11 @@ final class Fixtures {
 
   static List<KernelResult> results() {
     return List.of(
-        result("00000000-0000-0000-0000-000000000001", "memcpy-d2d", Map.of("elements", 16777216L), true,
+        result("00000000-0000-0000-0000-000000000001", "memcpy-d2d", Map.of("size", 16777216L), true,
             List.of(), List.of(5.0e-5, 5.1e-5, 5.2e-5)),
-        result("00000000-0000-0000-0000-000000000002", "stride-copy-fp32", Map.of("elements", 16777216L, "stride", 1L),
+        result("00000000-0000-0000-0000-000000000002", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 1L),
             true, List.of(), List.of(6.0e-5, 6.2e-5, 6.4e-5)),
-        result("00000000-0000-0000-0000-000000000003", "stride-copy-fp32", Map.of("elements", 16777216L, "stride", 2L),
+        result("00000000-0000-0000-0000-000000000003", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 2L),
             false, List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ"), List.of()));
   }
 

@@ -48,11 +48,19 @@ class PrinterGoldenTest {
   }
 
   @Test
+  void csv_validRows_carryBothFractions() {
+    String[] lines = print(new CsvPrinter()).split("\r\n");
+    assertThat(lines[0]).endsWith(",method,fractionOfMemcpy,fractionOfPeak");
+    assertThat(lines[1]).endsWith(",1.0,0.7850" + lines[1].substring(lines[1].lastIndexOf(",0.7850") + 7));
+    assertThat(lines[3]).endsWith(",,"); // invalid: no fractions
+  }
+
+  @Test
   void csv_invalidRow_emptyBandwidthAndQuotedMethod() {
     String[] lines = print(new CsvPrinter()).split("\r\n");
     assertThat(lines[0]).isEqualTo(CsvPrinter.HEADER);
     assertThat(lines[1]).contains(",\"warm-up 42 launches; 3 samples of 20 launches between one CUDA event pair; median, \"\"quoted\"\"\"");
-    assertThat(lines[3]).contains("stride-copy-fp32,elements=16777216;stride=2,false,").contains(",134217728,,");
+    assertThat(lines[3]).contains("stride-copy-fp32,size=16777216;stride=2,false,").contains(",134217728,,");
   }
 
   @Test
@@ -60,8 +68,9 @@ class PrinterGoldenTest {
     String table = print(new TablePrinter());
     assertThat(table).contains("NVIDIA H100 80GB HBM3").contains("theoretical peak: 3352.3 GB/s");
     // stride 1: 134217728 B / 62 us = 2164.8 GB/s; memcpy: / 51 us = 2631.7 GB/s -> 82.3%
-    assertThat(table).containsPattern("stride-copy-fp32 +elements=16777216;stride=1 +yes +62.00 +2164.8 +82.3%");
-    assertThat(table).containsPattern("memcpy-d2d +elements=16777216 +yes +51.00 +2631.7 +100.0%");
+    // of peak: 2164.8 / 3352.3 = 64.6%; 2631.7 / 3352.3 = 78.5%
+    assertThat(table).containsPattern("stride-copy-fp32 +size=16777216;stride=1 +yes +62.00 +2164.8 +82.3% +64.6%");
+    assertThat(table).containsPattern("memcpy-d2d +size=16777216 +yes +51.00 +2631.7 +100.0% +78.5%");
     assertThat(table).contains("NO").contains("    out[7]: expected 1.5, got 0.25");
     assertThat(table).contains("method:").contains("between one CUDA event pair");
   }

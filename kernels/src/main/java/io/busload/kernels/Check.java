@@ -20,6 +20,17 @@ public record Check(long checked, long mismatchCount, List<String> mismatches) {
     return mismatchCount == 0;
   }
 
+  /** Checks of consecutive parts as one, first mismatches in part order. */
+  public static Check merge(List<Check> parts) {
+    Collector all = new Collector();
+    for (Check part : parts) {
+      all.checked(part.checked());
+      part.mismatches().forEach(all::mismatch);
+      all.mismatchCount += part.mismatchCount() - part.mismatches().size();
+    }
+    return all.result();
+  }
+
   /** Counts checked elements and keeps the first {@link #REPORTED} mismatches, for a program's reference check. */
   public static final class Collector {
     private long checked;

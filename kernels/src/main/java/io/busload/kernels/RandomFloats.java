@@ -10,9 +10,8 @@ import java.lang.foreign.ValueLayout;
  * <p>Values are uniform in [1, 2): never zero, never NaN, so a kernel that reads nothing or the wrong
  * element cannot pass by accident (ARCHITECTURE.md, measuring right).
  */
-public record RandomFloats(long seed) implements FloatView {
+public record RandomFloats(long seed) {
 
-  @Override
   public float get(long index) {
     long mixed = mix(seed + index * 0x9E3779B97F4A7C15L);
     return Float.intBitsToFloat(0x3F800000 | (int) (mixed >>> 41));

@@ -1,29 +1,38 @@
 package io.busload.kernels;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Options of a suite run, resolved once from their text form before anything runs.
  *
- * @param elements output elements per kernel; empty means sized for the device
+ * @param size each case's size (its family's meaning; output elements for the copy families); empty means
+ *     sized for the device by {@link Family#defaultSize}
+ * @param axes axis values replacing the catalog's, for example {@code stride=3,5}
  */
-public record SuiteOptions(OptionalLong elements) {
+public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes) {
+  public static final String SIZE = "size";
+  /** Issue 2's name for {@link #SIZE}, kept for the copy families (output elements). */
   public static final String ELEMENTS = "elements";
+  public static final String STRIDE = CopyFamily.STRIDE;
+  public static final String OFFSET = CopyFamily.OFFSET;
   /** Every option that exists, for messages and for the coordinator's validation. */
-  public static final Set<String> NAMES = Set.of(ELEMENTS);
-  /** Largest {@code elements}: keeps every byte count of every kernel (up to 32 x 4 bytes each) in a long. */
-  public static final long MAX_ELEMENTS = 1L << 40;
+  public static final Set<String> NAMES = Set.of(SIZE, ELEMENTS, STRIDE, OFFSET);
+  public static final long MAX_SIZE = CopyFamily.MAX_SIZE;
+  /** Kept from issue 2: the largest {@code elements}. */
+  public static final long MAX_ELEMENTS = MAX_SIZE;
 
-  public static final SuiteOptions DEFAULTS = new SuiteOptions(OptionalLong.empty());
+  public static final SuiteOptions DEFAULTS = new SuiteOptions(OptionalLong.empty(), Map.of());
 
   public SuiteOptions {
-    if (elements.isPresent() && (elements.getAsLong() <= 0 || elements.getAsLong() > MAX_ELEMENTS)) {
-      throw new IllegalArgumentException(ELEMENTS + ": must be a positive integer up to 2^40, got "
-          + elements.getAsLong());
+    axes = Map.copyOf(axes);
+    if (size.isPresent() && (size.getAsLong() <= 0 || size.getAsLong() > MAX_SIZE)) {
+      throw new IllegalArgumentException(SIZE + ": must be a positive integer up to 2^40, got " + size.getAsLong());
     }
   }
 
@@ -32,29 +41,55 @@ public record SuiteOptions(OptionalLong elements) {
    * name for an unknown option or a bad value.
    */
   public static SuiteOptions parse(Map<String, String> options) {
-    OptionalLong elements = OptionalLong.empty();
-    for (Map.Entry<String, String> option : new java.util.TreeMap<>(options).entrySet()) {
+    OptionalLong size = OptionalLong.empty();
+    Map<String, List<Long>> axes = new TreeMap<>();
+    for (Map.Entry<String, String> option : new TreeMap<>(options).entrySet()) {
       String name = option.getKey();
       String value = option.getValue() == null ? "" : option.getValue().trim();
-      if (name.equals(ELEMENTS)) {
-        elements = OptionalLong.of(positiveLong(name, value));
-      } else {
-        throw new IllegalArgumentException(name + ": unknown option; known: " + String.join(", ", new TreeSet<>(NAMES)));
+      switch (name) {
+        case SIZE, ELEMENTS -> {
+          if (size.isPresent()) {
+            throw new IllegalArgumentException(name + ": give either size or elements, not both");
+          }
+          size = OptionalLong.of(positiveLong(name, value));
+        }
+        case STRIDE -> axes.put(name, values(name, value, 1, CopyFamily.MAX_STRIDE));
+        case OFFSET -> axes.put(name, values(name, value, 0, CopyFamily.MAX_OFFSET));
+        default -> throw new IllegalArgumentException(name + ": unknown option; known: "
+            + String.join(", ", new TreeSet<>(NAMES)));
       }
     }
-    return new SuiteOptions(elements);
+    return new SuiteOptions(size, axes);
   }
 
-  /** Output elements to use: the option when given, else the device's default. */
-  public long elementsOr(long deviceDefault) {
-    return elements.orElse(deviceDefault);
+  /** Issue 2's name for {@link #size()}. */
+  public OptionalLong elements() {
+    return size;
   }
 
   /** The text form, as {@link #parse} reads it. */
   public Map<String, String> asMap() {
     Map<String, String> map = new LinkedHashMap<>();
-    elements.ifPresent(n -> map.put(ELEMENTS, Long.toString(n)));
+    size.ifPresent(n -> map.put(SIZE, Long.toString(n)));
+    axes.forEach((axis, values) -> map.put(axis, String.join(",", values.stream().map(String::valueOf).toList())));
     return Map.copyOf(map);
+  }
+
+  private static List<Long> values(String name, String text, long min, long max) {
+    List<Long> values = new java.util.ArrayList<>();
+    for (String part : text.split(",")) {
+      long value;
+      try {
+        value = Long.parseLong(part.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + ": must be integers separated by commas, got '" + text + "'");
+      }
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(name + ": must be " + min + ".." + max + " elements, got " + value);
+      }
+      values.add(value);
+    }
+    return values;
   }
 
   private static long positiveLong(String name, String value) {
@@ -64,7 +99,7 @@ public record SuiteOptions(OptionalLong elements) {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(name + ": must be a positive integer, got '" + value + "'");
     }
-    if (parsed <= 0 || parsed > MAX_ELEMENTS) {
+    if (parsed <= 0 || parsed > MAX_SIZE) {
       throw new IllegalArgumentException(name + ": must be a positive integer up to 2^40, got '" + value + "'");
     }
     return parsed;

@@ -3,52 +3,89 @@ package io.busload.kernels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CatalogTest {
 
   @Test
-  void suiteNames_now_isStride() {
-    assertThat(Catalog.suiteNames()).containsExactly("stride");
+  void suiteNames_copyFamiliesRegistered_coalescingAndOnePerFamily() {
+    assertThat(Catalog.suiteNames()).startsWith(Catalog.COALESCING)
+        .contains("stride", "offset", "types", "vector");
   }
 
   @Test
-  void strideSuite_contents_ceilingThenCopyAtSixStrides() {
+  void strideSuite_contents_ceilingThenCopyAtEightStrides() {
     List<KernelCase> cases = Catalog.cases("stride");
 
     assertThat(Catalog.suite("stride")).extracting(KernelSpec::name).containsExactly("memcpy-d2d", "stride-copy-fp32");
-    assertThat(cases).hasSize(7);
+    assertThat(cases).hasSize(9);
     assertThat(cases.get(0).params()).isEmpty();
-    assertThat(cases.subList(1, 7)).extracting(c -> c.param("stride")).containsExactly(1L, 2L, 4L, 8L, 16L, 32L);
-    assertThat(Catalog.STRIDE_COPY_FP32.entryPoint()).isEqualTo("busload_stride_copy_f32");
-    assertThat(Catalog.MEMCPY_D2D.kind()).isEqualTo(KernelSpec.Kind.MEMCPY);
+    assertThat(cases.subList(1, 9)).extracting(c -> c.param("stride")).containsExactly(1L, 2L, 3L, 4L, 5L, 8L, 16L, 32L);
+  }
+
+  @Test
+  void coalescingSuite_everyFamily_ceilingFirstAndEveryCopyKernel() {
+    List<String> names = Catalog.suite(Catalog.COALESCING).stream().map(KernelSpec::name).toList();
+    assertThat(names.getFirst()).isEqualTo("memcpy-d2d");
+    assertThat(names).contains("stride-copy-fp32", "offset-copy-fp32", "typed-copy-int8", "typed-copy-float4",
+        "vector-copy-float", "vector-copy-float2", "vector-copy-float4");
+    assertThat(names).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void typesSuite_sixTypesSixStrides_thirtySixCasesAndTheCeiling() {
+    assertThat(Catalog.cases("types")).hasSize(37);
   }
 
   @Test
   void suite_unknownName_namesItAndTheKnownOnes() {
     assertThatThrownBy(() -> Catalog.suite("x"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unknown suite 'x'; known: stride");
+        .hasMessageStartingWith("unknown suite 'x'; known: coalescing, stride");
   }
 
   @Test
-  void launch_strideCopy_fourElementsPerThreadRoundedUp() {
-    assertThat(Catalog.STRIDE_COPY_FP32.launch(1000)).contains(new Launch(1, 256));
-    assertThat(Catalog.STRIDE_COPY_FP32.launch(1025)).contains(new Launch(2, 256));
-    assertThat(Catalog.STRIDE_COPY_FP32.launch(1L << 24)).contains(new Launch(16384, 256));
-    assertThat(Catalog.MEMCPY_D2D.launch(1000)).isEmpty();
+  void family_unknownName_messageStartsWithFamily() {
+    assertThatThrownBy(() -> Catalog.family("nope"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("family: unknown family 'nope'; known: stride, offset, types, vector");
   }
 
   @Test
-  void cudaSource_entryPointOfEveryKernel_isDeclaredExternC() throws Exception {
-    String source = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/stride.cu"));
-    assertThat(source).contains("extern \"C\" __global__ void " + Catalog.STRIDE_COPY_FP32.entryPoint() + "(");
+  void cases_strideOption_replacesTheAxisValues() {
+    SuiteOptions options = SuiteOptions.parse(Map.of("stride", "3,5"));
+    assertThat(Catalog.cases("stride", options)).extracting(KernelCase::toString)
+        .containsExactly("memcpy-d2d{}", "stride-copy-fp32{stride=3}", "stride-copy-fp32{stride=5}");
   }
 
   @Test
-  void cudaSource_elementsPerThread_matchesCatalogGeometry() throws Exception {
-    String source = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/stride.cu"));
-    assertThat(source).contains("#define BUSLOAD_STRIDE_PER_THREAD " + Catalog.STRIDE_COPY_FP32.elementsPerThread() + "\n");
+  void cases_axisNoKernelHas_messageStartsWithTheAxis() {
+    assertThatThrownBy(() -> Catalog.cases("vector", SuiteOptions.parse(Map.of("offset", "1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("offset: no kernel of suite 'vector' has this axis");
+  }
+
+  @Test
+  void cudaSources_everyEntryPointOfTheCopyFamilies_isDeclaredExternC() throws Exception {
+    String stride = Files.readString(Path.of("src/main/cuda/stride.cu"));
+    String copy = Files.readString(Path.of("src/main/cuda/copy.cu"));
+    assertThat(stride).contains("extern \"C\" __global__ void " + StridedCopy.ENTRY_POINT + "(");
+    assertThat(copy).contains("extern \"C\" __global__ void " + OffsetCopy.ENTRY_POINT + "(");
+    for (String suffix : TypedCopy.SUFFIX.values()) {
+      assertThat(copy).contains("BUSLOAD_TYPED_COPY(" + suffix + ",");
+    }
+    assertThat(copy).contains("BUSLOAD_VECTOR_COPY(f32,", "BUSLOAD_VECTOR_COPY(f32x2,", "BUSLOAD_VECTOR_COPY(f32x4,");
+  }
+
+  @Test
+  void cudaSources_elementsPerThread_matchCopyProgramGeometry() throws Exception {
+    assertThat(Files.readString(Path.of("src/main/cuda/stride.cu")))
+        .contains("#define BUSLOAD_STRIDE_PER_THREAD " + CopyProgram.PER_THREAD + "\n");
+    assertThat(Files.readString(Path.of("src/main/cuda/copy.cu")))
+        .contains("#define BUSLOAD_COPY_PER_THREAD " + CopyProgram.PER_THREAD + "\n");
   }
 }

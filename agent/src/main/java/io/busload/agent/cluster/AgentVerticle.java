@@ -111,13 +111,16 @@ public final class AgentVerticle extends VerticleBase {
     message.reply(Ack.ok(request.runId()));
     Slot slot = slots.get(request.deviceId());
     Device device = slot.worker.device();
-    Plan plan = Plan.resolve(request.suite(), SuiteOptions.parse(request.options()), device.defaultElements());
+    SuiteOptions options = SuiteOptions.parse(request.options());
+    int planned = Catalog.cases(request.suite(), options).size();
     Delivery delivery = new Delivery(vertx);
     RunContext runContext = new RunContext(request.runId(), request.sweepId(), config.agentId(), config.agentVersion());
-    LOG.info("run {} accepted: suite {} on {} ({} kernels, {} elements)", request.runId(), plan.suite(),
-        device.info().id(), plan.cases().size(), plan.elements());
+    LOG.info("run {} accepted: suite {} on {} ({} kernels)", request.runId(), request.suite(), device.info().id(),
+        planned);
 
     slot.worker.submit(() -> {
+      // Sizes need the device's free memory: resolved on its thread; a size that does not fit fails the run here.
+      Plan plan = Plan.resolve(request.suite(), options, device.limits(), device.info().id());
       slot.runId = request.runId();
       slot.total = plan.cases().size();
       slot.completed = 0;
@@ -139,14 +142,14 @@ public final class AgentVerticle extends VerticleBase {
         }
       });
     }).whenComplete((results, error) -> {
-      int total = plan.cases().size();
+      int total = planned;
       slot.runId = null;
       slot.kernel = null;
       slot.completed = 0;
       slot.total = 0;
       context.runOnContext(v -> {
         if (error == null) {
-          long invalid = results.stream().filter(r -> !r.valid()).count();
+          long invalid = results.stream().filter(r -> !r.valid() && !Measurement.skipped(r)).count();
           status(delivery, request, RunStatus.State.DONE, results.size(), total,
               invalid == 0 ? null : invalid + " of " + total + " results invalid");
         } else {
@@ -167,8 +170,7 @@ public final class AgentVerticle extends VerticleBase {
       return "unknown device '" + request.deviceId() + "'; known: " + String.join(", ", slots.keySet());
     }
     try {
-      Catalog.suite(request.suite());
-      SuiteOptions.parse(request.options());
+      Catalog.cases(request.suite(), SuiteOptions.parse(request.options()));
     } catch (IllegalArgumentException e) {
       return e.getMessage();
     }

@@ -1,9 +1,13 @@
 package io.busload.agent.cpu;
 
+import io.busload.agent.device.Conditions;
 import io.busload.agent.device.Device;
+import io.busload.agent.device.DeviceException;
+import io.busload.agent.device.UnavailableException;
 import io.busload.agent.device.Workload;
-import io.busload.kernels.KernelCase;
-import io.busload.kernels.RandomFloats;
+import io.busload.kernels.DeviceLimits;
+import io.busload.kernels.Program;
+import io.busload.kernels.Step;
 import io.busload.protocol.DeviceInfo;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,9 +18,6 @@ import java.util.concurrent.Executors;
 /** The host's CPU as a device: one platform thread per hardware thread, off-heap buffers. */
 public final class CpuDevice implements Device {
   public static final String SHORT_ID = "cpu";
-  /** 2^20 output floats: the stride suite runs in seconds on a laptop. */
-  static final long DEFAULT_ELEMENTS = 1L << 20;
-
   private final DeviceInfo info;
   private final int threads;
   private ExecutorService pool;
@@ -45,9 +46,12 @@ public final class CpuDevice implements Device {
     return SHORT_ID;
   }
 
+  /** Free memory is what the JVM may still allocate off-heap, bounded by the machine's RAM. */
   @Override
-  public long defaultElements() {
-    return DEFAULT_ELEMENTS;
+  public DeviceLimits limits() {
+    long available = availableBytes();
+    return new DeviceLimits(DeviceLimits.CPU, info.memoryBytes(), available > 0 ? available : info.memoryBytes() / 2, 0,
+        threads);
   }
 
   @Override
@@ -71,11 +75,25 @@ public final class CpuDevice implements Device {
   }
 
   @Override
-  public Workload prepare(KernelCase kernel, long outputElements, RandomFloats input) {
+  public Workload prepare(Program program) {
     if (pool == null) {
       throw new IllegalStateException("cpu used before attach() on its worker thread");
     }
-    return new CpuWorkload(kernel, outputElements, input, pool, threads);
+    if (program.steps().stream().anyMatch(s -> s instanceof Step.Sgemm)) {
+      throw new UnavailableException("no cuBLAS on a CPU device");
+    }
+    return new CpuWorkload(program, pool, threads);
+  }
+
+  @Override
+  public Conditions conditions() {
+    return Conditions.notRecorded("a CPU device has no nvidia-smi clocks");
+  }
+
+  /** Nothing on a CPU outlives a failed case. */
+  @Override
+  public String recover(DeviceException error) {
+    return null;
   }
 
   @Override
@@ -97,6 +115,20 @@ public final class CpuDevice implements Device {
       // Not Linux, or no /proc: fall through to the architecture.
     }
     return System.getProperty("os.arch");
+  }
+
+  /** MemAvailable from /proc/meminfo, 0 when unknown. */
+  static long availableBytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (line.startsWith("MemAvailable:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Unknown: the caller falls back to half the RAM.
+    }
+    return 0;
   }
 
   static long memoryBytes() {

@@ -18,4 +18,17 @@ public final class Cuda {
       throw new CudaException(result, CUresult.stringFor(result) + ": " + call + "(" + args + ")");
     }
   }
+
+  /** Errors after which the context is unusable until reset (CUDA driver API documentation). */
+  public static boolean isSticky(int result) {
+    return result == CUresult.CUDA_ERROR_ILLEGAL_ADDRESS || result == CUresult.CUDA_ERROR_LAUNCH_FAILED
+        || result == CUresult.CUDA_ERROR_MISALIGNED_ADDRESS || result == CUresult.CUDA_ERROR_ILLEGAL_INSTRUCTION
+        || result == CUresult.CUDA_ERROR_INVALID_ADDRESS_SPACE || result == CUresult.CUDA_ERROR_INVALID_PC
+        || result == CUresult.CUDA_ERROR_HARDWARE_STACK_ERROR || result == CUresult.CUDA_ERROR_ASSERT;
+  }
+
+  /** 13000 as {@code 13.0}. */
+  public static String version(int driverVersion) {
+    return driverVersion / 1000 + "." + driverVersion % 1000 / 10;
+  }
 }

@@ -1,11 +1,15 @@
 package io.busload.agent.cuda;
 
+import io.busload.agent.cuda.cublas.Cublas;
+import io.busload.agent.cuda.cublas.CublasUnavailableException;
+import io.busload.agent.device.Conditions;
 import io.busload.agent.device.Device;
+import io.busload.agent.device.DeviceException;
+import io.busload.agent.device.UnavailableException;
 import io.busload.agent.device.Workload;
+import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Fatbin;
-import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
-import io.busload.kernels.RandomFloats;
+import io.busload.kernels.Program;
 import io.busload.protocol.DeviceInfo;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,18 +17,13 @@ import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
+import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
 /** One GPU: its primary context made current on the worker thread, the fatbin loaded once. */
 public final class CudaDevice implements Device {
-  /**
-   * 2^26 output floats: 256 MiB out and at least 256 MiB in, well above H100/H200 L2 (50/60 MB), and long
-   * enough (about 130 us at stride 1 on an H200) that the gap between launches in a batch stays small.
-   * At 2^24 the H200 memcpy read 3.9 TB/s against about 4.3 TB/s for larger copies (docs/results).
-   */
-  static final long MAX_DEFAULT_ELEMENTS = 1L << 26;
-  /** Bytes per output element of the largest default case: stride 32 reads 32 floats and writes one. */
-  static final long WORST_BYTES_PER_ELEMENT = 33L * Float.BYTES;
+  /** The CUDA version nvcc 13.0's PTX needs the driver to support (cuDriverGetVersion 13000). */
+  static final int NEEDED_DRIVER = 13000;
 
   private final int ordinal;
   private final CUdevice device;
@@ -32,6 +31,8 @@ public final class CudaDevice implements Device {
   private CUcontext context;
   private CUmodule module;
   private final Map<String, CUfunction> functions = new HashMap<>();
+  private Cublas cublas;
+  private String cublasUnavailable;
 
   CudaDevice(int ordinal, CUdevice device, DeviceInfo info) {
     this.ordinal = ordinal;
@@ -50,14 +51,11 @@ public final class CudaDevice implements Device {
   }
 
   @Override
-  public long defaultElements() {
-    return defaultElements(info.memoryBytes());
-  }
-
-  /** The largest power of two up to 2^26 whose worst case fits in half the card, for smaller consumer cards. */
-  static long defaultElements(long memoryBytes) {
-    long fits = Math.max(1, memoryBytes / 2 / WORST_BYTES_PER_ELEMENT);
-    return Math.min(MAX_DEFAULT_ELEMENTS, Long.highestOneBit(fits));
+  public DeviceLimits limits() {
+    long[] free = new long[1];
+    long[] total = new long[1];
+    Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo", shortId());
+    return new DeviceLimits(DeviceLimits.CUDA, total[0], free[0], info.l2Bytes(), info.multiprocessors());
   }
 
   @Override
@@ -80,18 +78,53 @@ public final class CudaDevice implements Device {
     context = new CUcontext();
     Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain", shortId());
     Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent", shortId());
+    loadModule();
+  }
+
+  private void loadModule() {
     byte[] fatbin = Fatbin.bytes();
     module = new CUmodule();
-    Cuda.check(JCudaDriver.cuModuleLoadData(module, fatbin), "cuModuleLoadData", "fatbin of " + fatbin.length + " bytes");
+    try {
+      Cuda.check(JCudaDriver.cuModuleLoadData(module, fatbin), "cuModuleLoadData", "fatbin of " + fatbin.length + " bytes");
+    } catch (CudaException e) {
+      module = null;
+      if (e.result() == CUresult.CUDA_ERROR_UNSUPPORTED_PTX_VERSION || e.result() == CUresult.CUDA_ERROR_NO_BINARY_FOR_GPU) {
+        throw new DeviceException(shortId() + ": the fatbin has no code this driver can run (" + e.getMessage()
+            + "); driver supports CUDA " + Cuda.version(driverVersion()) + ", the fatbin's PTX (nvcc 13.0) needs "
+            + Cuda.version(NEEDED_DRIVER) + " or newer: update the NVIDIA driver", e);
+      }
+      throw e;
+    }
+    functions.clear();
+  }
+
+  static int driverVersion() {
+    int[] version = new int[1];
+    Cuda.check(JCudaDriver.cuDriverGetVersion(version), "cuDriverGetVersion");
+    return version[0];
   }
 
   @Override
-  public Workload prepare(KernelCase kernel, long outputElements, RandomFloats input) {
+  public Workload prepare(Program program) {
     if (module == null) {
       throw new IllegalStateException(shortId() + " used before attach() on its worker thread");
     }
-    CUfunction function = kernel.spec().kind() == KernelSpec.Kind.KERNEL ? function(kernel.spec().entryPoint()) : null;
-    return new CudaWorkload(kernel, function, outputElements, input);
+    return new CudaWorkload(program, this::function, this::cublas);
+  }
+
+  /** cuBLAS, loaded the first time a program needs it; {@link UnavailableException} with the reason otherwise. */
+  private Cublas cublas() {
+    if (cublas == null && cublasUnavailable == null) {
+      try {
+        cublas = Cublas.load();
+      } catch (CublasUnavailableException e) {
+        cublasUnavailable = e.getMessage();
+      }
+    }
+    if (cublas == null) {
+      throw new UnavailableException("cuBLAS unavailable: " + cublasUnavailable);
+    }
+    return cublas;
   }
 
   private CUfunction function(String entryPoint) {
@@ -105,7 +138,40 @@ public final class CudaDevice implements Device {
   }
 
   @Override
+  public Conditions conditions() {
+    return GpuConditions.query(info.uuid() != null ? info.uuid() : Integer.toString(ordinal));
+  }
+
+  /**
+   * After an error that leaves the context unusable (illegal address, launch failure, ...), every later call
+   * in it fails: reset the primary context, make it current again and reload the fatbin (and cuBLAS's handle).
+   */
+  @Override
+  public String recover(DeviceException error) {
+    if (!(error instanceof CudaException cuda) || !Cuda.isSticky(cuda.result())) {
+      return null;
+    }
+    if (cublas != null) {
+      cublas.close();
+      cublas = null;
+    }
+    functions.clear();
+    module = null;
+    Cuda.check(JCudaDriver.cuDevicePrimaryCtxReset(device), "cuDevicePrimaryCtxReset", shortId());
+    Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain", shortId());
+    Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent", shortId());
+    JCudaDriver.cuDevicePrimaryCtxRelease(device); // keep one retain, as attach() left it
+    loadModule();
+    return "the CUDA context was lost (" + CUresult.stringFor(cuda.result()) + "): primary context reset and "
+        + "fatbin reloaded before the next case";
+  }
+
+  @Override
   public void close() {
+    if (cublas != null) {
+      cublas.close();
+      cublas = null;
+    }
     if (module != null) {
       JCudaDriver.cuModuleUnload(module);
       module = null;

@@ -1,141 +1,166 @@
 package io.busload.agent.cuda;
 
+import io.busload.agent.cuda.cublas.Cublas;
 import io.busload.agent.device.Workload;
-import io.busload.kernels.FloatView;
-import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
-import io.busload.kernels.Launch;
+import io.busload.kernels.Arg;
+import io.busload.kernels.Buffer;
 import io.busload.kernels.Poison;
-import io.busload.kernels.RandomFloats;
+import io.busload.kernels.Program;
+import io.busload.kernels.Step;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.LongStream;
 import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
-import jcuda.driver.CUdeviceptr;
 import jcuda.driver.JCudaDriver;
 
-/** Buffers and events of one kernel case on a GPU; every launch goes to the legacy default stream. */
+/**
+ * The buffers and events of one {@link Program} on a GPU: allocate every buffer, fill inputs on the host (on all
+ * cores) and upload them in chunks, poison outputs with 0xFF bytes, then run the steps on the legacy default
+ * stream. Every driver call goes through {@link Cuda#check} with its arguments.
+ */
 final class CudaWorkload implements Workload {
-  /** Host staging chunk for uploads and downloads: bounded host memory whatever the input size. */
+  /** Host to device transfers in chunks of this many bytes (bounded pinned staging inside the driver). */
   private static final long CHUNK_BYTES = 64L << 20;
-  private static final int FLOAT = 4;
 
-  private final KernelCase kernel;
-  private final CUfunction function;
-  private final long elements;
-  private final long inputBytes;
-  private final long outputBytes;
-  private final CUdeviceptr input = new CUdeviceptr();
-  private final CUdeviceptr output = new CUdeviceptr();
+  private final Program program;
+  private final List<Buffer> buffers;
+  private final List<CUdeviceptr> pointers = new ArrayList<>();
+  private final List<MemorySegment> host = new ArrayList<>();
+  private final List<Runnable> frees = new ArrayList<>();
+  private final List<Runnable> steps = new ArrayList<>();
   private final CUevent start = new CUevent();
   private final CUevent stop = new CUevent();
-  private final List<Runnable> frees = new ArrayList<>();
-  private final Arena arena = Arena.ofShared(); // the input is generated on all cores
-  private Pointer parameters;
-  private final Launch launch;
+  private final Arena arena = Arena.ofShared(); // inputs are filled on all cores
 
-  CudaWorkload(KernelCase kernel, CUfunction function, long elements, RandomFloats random) {
-    this.kernel = kernel;
-    this.function = function;
-    this.elements = elements;
-    this.inputBytes = Math.multiplyExact(kernel.inputElements(elements), FLOAT);
-    this.outputBytes = Math.multiplyExact(elements, FLOAT);
-    this.launch = kernel.launch(elements).orElse(null);
+  CudaWorkload(Program program, Function<String, CUfunction> functions, Supplier<Cublas> cublas) {
+    this.program = program;
+    this.buffers = program.buffers();
     try {
-      allocate(input, inputBytes, "input");
-      allocate(output, outputBytes, "output");
+      for (Buffer buffer : buffers) {
+        CUdeviceptr pointer = new CUdeviceptr();
+        Cuda.check(JCudaDriver.cuMemAlloc(pointer, buffer.bytes()), "cuMemAlloc", buffer.name(), "bytes=" + buffer.bytes());
+        frees.add(() -> JCudaDriver.cuMemFree(pointer));
+        pointers.add(pointer);
+      }
       Cuda.check(JCudaDriver.cuEventCreate(start, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate", "start");
       frees.add(() -> JCudaDriver.cuEventDestroy(start));
       Cuda.check(JCudaDriver.cuEventCreate(stop, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate", "stop");
       frees.add(() -> JCudaDriver.cuEventDestroy(stop));
-      upload(random);
-      Cuda.check(JCudaDriver.cuMemsetD32(output, Poison.BITS, elements), "cuMemsetD32",
-          "output", String.format("0x%08X", Poison.BITS), "count=" + elements);
-      parameters = kernel.spec().kind() == KernelSpec.Kind.KERNEL ? parameters() : null;
+      for (int i = 0; i < buffers.size(); i++) {
+        Buffer buffer = buffers.get(i);
+        MemorySegment segment = arena.allocate(buffer.bytes(), 64);
+        host.add(segment);
+        switch (buffer.role()) {
+          case INPUT -> upload(i, segment);
+          case OUTPUT -> Cuda.check(JCudaDriver.cuMemsetD8(pointers.get(i), Poison.BYTE, buffer.bytes()),
+              "cuMemsetD8", buffer.name(), "0xFF", "count=" + buffer.bytes());
+          case SCRATCH -> { }
+        }
+      }
+      for (Step step : program.steps()) {
+        steps.add(compile(step, functions, cublas));
+      }
     } catch (RuntimeException e) {
       close();
       throw e;
     }
   }
 
-  private void allocate(CUdeviceptr pointer, long bytes, String what) {
-    Cuda.check(JCudaDriver.cuMemAlloc(pointer, bytes), "cuMemAlloc", what, "bytes=" + bytes);
-    frees.add(() -> JCudaDriver.cuMemFree(pointer));
-  }
-
-  /** Random input generated chunk by chunk on all cores, copied up chunk by chunk. */
-  private void upload(RandomFloats random) {
-    MemorySegment staging = arena.allocate(Math.min(CHUNK_BYTES, inputBytes), 64);
-    int cores = Runtime.getRuntime().availableProcessors();
-    for (long offset = 0; offset < inputBytes; offset += CHUNK_BYTES) {
-      long bytes = Math.min(CHUNK_BYTES, inputBytes - offset);
-      long first = offset / FLOAT;
-      long count = bytes / FLOAT;
-      long parts = Math.max(1, Math.min(cores, count / 65536));
-      LongStream.range(0, parts).parallel().forEach(p -> {
-        long from = count * p / parts;
-        long to = count * (p + 1) / parts;
-        random.fill(staging.asSlice(from * FLOAT, (to - from) * FLOAT), first + from, to - from);
-      });
-      Cuda.check(JCudaDriver.cuMemcpyHtoD(input.withByteOffset(offset),
-          Pointer.to(staging.asSlice(0, bytes).asByteBuffer()), bytes), "cuMemcpyHtoD", "input+" + offset,
-          "bytes=" + bytes);
+  /** Fills buffer {@code index} on the host, in parallel parts of whole elements, and copies it up chunk by chunk. */
+  private void upload(int index, MemorySegment segment) {
+    Buffer buffer = buffers.get(index);
+    int size = buffer.type().bytes();
+    long elements = buffer.elements();
+    long parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors() * 4L, elements / 65536));
+    LongStream.range(0, parts).parallel().forEach(p -> {
+      long from = elements * p / parts;
+      long to = elements * (p + 1) / parts;
+      program.fill(index, from, segment.asSlice(from * size, (to - from) * size));
+    });
+    for (long offset = 0; offset < buffer.bytes(); offset += CHUNK_BYTES) {
+      long bytes = Math.min(CHUNK_BYTES, buffer.bytes() - offset);
+      Cuda.check(JCudaDriver.cuMemcpyHtoD(pointers.get(index).withByteOffset(offset),
+          Pointer.to(segment.asSlice(offset, bytes).asByteBuffer()), bytes), "cuMemcpyHtoD",
+          buffer.name() + "+" + offset, "bytes=" + bytes);
     }
   }
 
-  private Pointer parameters() {
-    List<Pointer> args = new ArrayList<>();
-    for (KernelSpec.Arg arg : kernel.spec().args()) {
-      args.add(switch (arg.kind()) {
-        case INPUT -> Pointer.to(input);
-        case OUTPUT -> Pointer.to(output);
-        case ELEMENTS -> Pointer.to(new long[] {elements});
-        case PARAM -> Pointer.to(new long[] {kernel.param(arg.param())});
-      });
-    }
-    return Pointer.to(args.toArray(Pointer[]::new));
+  /** Binds a step to this workload's pointers once, so a timed batch only launches. */
+  private Runnable compile(Step step, Function<String, CUfunction> functions, Supplier<Cublas> cublas) {
+    return switch (step) {
+      case Step.Kernel k -> {
+        CUfunction function = functions.apply(k.entryPoint());
+        Pointer parameters = Pointer.to(k.args().stream().map(this::argument).toArray(Pointer[]::new));
+        String args = k.args().toString();
+        yield () -> Cuda.check(JCudaDriver.cuLaunchKernel(function, k.grid().x(), k.grid().y(), k.grid().z(),
+            k.block().x(), k.block().y(), k.block().z(), k.sharedBytes(), null, parameters, null),
+            "cuLaunchKernel", k.entryPoint(), "grid=" + k.grid(), "block=" + k.block(), "shared=" + k.sharedBytes(), args);
+      }
+      case Step.DeviceCopy c -> () -> Cuda.check(JCudaDriver.cuMemcpyDtoDAsync(pointers.get(c.dstBuffer()),
+          pointers.get(c.srcBuffer()), c.bytes(), null), "cuMemcpyDtoDAsync", name(c.dstBuffer()), name(c.srcBuffer()),
+          "bytes=" + c.bytes());
+      case Step.Memset32 m -> () -> Cuda.check(JCudaDriver.cuMemsetD32Async(pointers.get(m.buffer()), m.value(),
+          m.count(), null), "cuMemsetD32Async", name(m.buffer()), m.value(), "count=" + m.count());
+      case Step.Sgemm g -> {
+        Cublas library = cublas.get(); // UnavailableException with the reason when the host has none
+        yield () -> library.sgemm(g.m(), g.n(), g.k(), pointers.get(g.a()), pointers.get(g.b()), pointers.get(g.c()));
+      }
+    };
+  }
+
+  private Pointer argument(Arg arg) {
+    return switch (arg) {
+      case Arg.Buf b -> Pointer.to(pointers.get(b.index()));
+      case Arg.I32 i -> Pointer.to(new int[] {i.value()});
+      case Arg.I64 l -> Pointer.to(new long[] {l.value()});
+      case Arg.F32 f -> Pointer.to(new float[] {f.value()});
+      case Arg.F64 d -> Pointer.to(new double[] {d.value()});
+    };
+  }
+
+  private String name(int buffer) {
+    return buffers.get(buffer).name();
   }
 
   @Override
   public double timeBatch(int launches) {
     Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord", "start");
     for (int i = 0; i < launches; i++) {
-      launchOnce();
+      for (Runnable step : steps) {
+        step.run();
+      }
     }
     Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord", "stop");
     // Errors of the launches themselves (illegal address, ...) surface here.
-    Cuda.check(JCudaDriver.cuEventSynchronize(stop), "cuEventSynchronize", kernel + " after " + launches + " launches");
+    Cuda.check(JCudaDriver.cuEventSynchronize(stop), "cuEventSynchronize", "after " + launches + " launches");
     float[] milliseconds = new float[1];
     Cuda.check(JCudaDriver.cuEventElapsedTime(milliseconds, start, stop), "cuEventElapsedTime");
     return milliseconds[0] / 1e3;
   }
 
-  private void launchOnce() {
-    if (function == null) {
-      Cuda.check(JCudaDriver.cuMemcpyDtoDAsync(output, input, outputBytes, null), "cuMemcpyDtoDAsync",
-          "output", "input", "bytes=" + outputBytes);
-      return;
-    }
-    Cuda.check(JCudaDriver.cuLaunchKernel(function, (int) launch.gridX(), 1, 1, launch.blockX(), 1, 1, 0, null,
-        parameters, null), "cuLaunchKernel", kernel.spec().entryPoint(), "grid=" + launch.gridX(),
-        "block=" + launch.blockX(), "elements=" + elements, kernel.params());
-  }
-
   @Override
-  public FloatView readOutput() {
-    Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "before reading " + kernel + "'s output");
-    MemorySegment host = arena.allocate(outputBytes, 64);
-    for (long offset = 0; offset < outputBytes; offset += CHUNK_BYTES) {
-      long bytes = Math.min(CHUNK_BYTES, outputBytes - offset);
-      Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(host.asSlice(offset, bytes).asByteBuffer()),
-          output.withByteOffset(offset), bytes), "cuMemcpyDtoH", "output+" + offset, "bytes=" + bytes);
+  public List<MemorySegment> download() {
+    Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "before reading the buffers back");
+    for (int i = 0; i < buffers.size(); i++) {
+      Buffer buffer = buffers.get(i);
+      if (buffer.role() == Buffer.Role.INPUT) {
+        continue; // the host copy is what was uploaded
+      }
+      for (long offset = 0; offset < buffer.bytes(); offset += CHUNK_BYTES) {
+        long bytes = Math.min(CHUNK_BYTES, buffer.bytes() - offset);
+        Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(host.get(i).asSlice(offset, bytes).asByteBuffer()),
+            pointers.get(i).withByteOffset(offset), bytes), "cuMemcpyDtoH", buffer.name() + "+" + offset, "bytes=" + bytes);
+      }
     }
-    return FloatView.of(host);
+    return List.copyOf(host);
   }
 
   @Override

@@ -1,12 +1,12 @@
 package io.busload.agent.device;
 
-import io.busload.kernels.KernelCase;
-import io.busload.kernels.RandomFloats;
+import io.busload.kernels.DeviceLimits;
+import io.busload.kernels.Program;
 import io.busload.protocol.DeviceInfo;
 
 /**
- * A device that runs the catalog's kernels. Every method blocks until the device has finished, and must be
- * called on the device's own {@link DeviceWorker} thread only (JCuda's context is bound to it).
+ * A device that runs the catalog's {@link Program}s. Every method blocks until the device has finished, and must
+ * be called on the device's own {@link DeviceWorker} thread only (JCuda's context is bound to it).
  */
 public interface Device extends AutoCloseable {
   DeviceInfo info();
@@ -14,8 +14,8 @@ public interface Device extends AutoCloseable {
   /** Short id as the command line names it: {@code cpu} or {@code cuda:0}. */
   String shortId();
 
-  /** Output elements per kernel when the suite options do not say: well above L2 on a GPU, seconds on a CPU. */
-  long defaultElements();
+  /** Memory (total and free now), L2 and SMs, for sizing and skipping cases; after {@link #attach()}. */
+  DeviceLimits limits();
 
   /** How long one timed sample should last, so launch overhead stays outside the number. */
   double sampleTargetSeconds();
@@ -30,10 +30,19 @@ public interface Device extends AutoCloseable {
   void attach();
 
   /**
-   * Allocates input and output for one kernel case, fills the input from {@code input} and poisons the
-   * output. The returned workload owns the memory until closed.
+   * Allocates every buffer of {@code program}, fills its inputs and poisons its outputs. The returned workload
+   * owns the memory until closed. {@link UnavailableException} when a step cannot run here (cuBLAS on a CPU).
    */
-  Workload prepare(KernelCase kernel, long outputElements, RandomFloats input);
+  Workload prepare(Program program);
+
+  /** Clocks, temperature and other processes on the device now (nvidia-smi), or why they are not recorded. */
+  Conditions conditions();
+
+  /**
+   * Makes the device usable again after an error that poisons its context (an illegal address): a GPU resets
+   * its primary context and reloads the fatbin. Returns what was done, in words, or null when nothing was needed.
+   */
+  String recover(DeviceException error);
 
   @Override
   void close();

@@ -1,14 +1,15 @@
 package io.busload.agent.device;
 
-import io.busload.kernels.FloatView;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
 
-/** One kernel case with its buffers on a device: launch it, time it, read its output back, free it. */
+/** One program with its buffers on a device: run its steps, time them, read every buffer back, free it. */
 public interface Workload extends AutoCloseable {
-  /** Runs {@code launches} launches back to back and returns the seconds they took together, device-timed. */
+  /** Runs the program's steps {@code launches} times back to back; the seconds they took together, device-timed. */
   double timeBatch(int launches);
 
-  /** The output as the device left it (copied back to the host for a GPU). */
-  FloatView readOutput();
+  /** Host copies of every buffer, in program order: inputs as filled, outputs and scratch as the device left them. */
+  List<MemorySegment> download();
 
   /** Frees every buffer and event. */
   @Override

@@ -3,18 +3,21 @@ package io.busload.agent.measure;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.Workload;
+import io.busload.agent.device.Conditions;
+import io.busload.agent.device.UnavailableException;
+import io.busload.kernels.Catalog;
 import io.busload.kernels.Check;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.RandomFloats;
+import io.busload.kernels.Program;
 import io.busload.kernels.Traffic;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -32,7 +35,8 @@ public final class Measurement {
   private final RunContext context;
   private final String fatbinHash;
   private final StoppingRule stoppingRule;
-  private final SecureRandom seeds = new SecureRandom();
+  /** The memcpy ceiling's bandwidth in this run, once measured (it runs first). */
+  private Double ceiling;
 
   public Measurement(Device device, RunContext context, String fatbinHash) {
     this(device, context, fatbinHash, StoppingRule.standard(device.timeCapSeconds()));
@@ -49,9 +53,12 @@ public final class Measurement {
   public List<KernelResult> run(Plan plan, Progress progress) {
     List<KernelResult> results = new ArrayList<>();
     int total = plan.cases().size();
-    for (KernelCase kernel : plan.cases()) {
-      progress.starting(kernel.spec().name(), results.size(), total);
-      KernelResult result = measure(plan.suite(), kernel, plan.elements());
+    for (Plan.Planned planned : plan.cases()) {
+      progress.starting(planned.kernelCase().spec().name(), results.size(), total);
+      KernelResult result = measure(plan.suite(), planned);
+      if (result.kernel().equals(Catalog.MEMCPY_D2D.name()) && result.valid()) {
+        ceiling = result.bandwidth();
+      }
       results.add(result);
       progress.measured(result, results.size(), total);
     }
@@ -59,16 +66,21 @@ public final class Measurement {
   }
 
   /** Allocate, fill, poison, run once and check, warm up, sample until the rule stops, summarise, free. */
-  public KernelResult measure(String suite, KernelCase kernel, long elements) {
-    Traffic traffic = kernel.traffic(elements);
-    RandomFloats input = new RandomFloats(seeds.nextLong());
-    try (Workload workload = device.prepare(kernel, elements, input)) {
+  public KernelResult measure(String suite, Plan.Planned planned) {
+    KernelCase kernel = planned.kernelCase();
+    if (planned.program() == null) {
+      return skipped(suite, kernel, planned.size(), "skipped: " + planned.skipReason());
+    }
+    Program program = planned.program();
+    Traffic traffic = program.traffic();
+    Conditions before = device.conditions();
+    try (Workload workload = device.prepare(program)) {
       workload.timeBatch(1);
-      Check check = kernel.check(input, workload.readOutput(), elements);
+      Check check = program.check(workload.download());
       if (!check.passed()) {
         List<String> mismatches = new ArrayList<>(check.mismatches());
         mismatches.add(check.mismatchCount() + " of " + check.checked() + " elements differ");
-        return invalid(suite, kernel, elements, traffic, mismatches);
+        return invalid(suite, kernel, planned.size(), traffic, mismatches);
       }
 
       double probe = workload.timeBatch(1);
@@ -94,18 +106,61 @@ public final class Measurement {
         samples.add(workload.timeBatch(launches) / launches);
         stopReason = stoppingRule.stopReason(samples, (System.nanoTime() - start) / 1e9);
       } while (stopReason == null);
+      Conditions after = device.conditions();
 
       int warmedUp = 2 + warmupLaunches + calibrationLaunches; // checked launch, probe, warm-up, calibration
-      String method = "warm-up " + warmedUp + " launches; " + samples.size() + " samples of " + launches
-          + " launches " + device.timerDescription() + "; median; stopped at " + stopReason
-          + "; bytes = useful read + written";
-      return result(suite, kernel, elements, traffic, true, List.of(), samples, launches, warmedUp, method);
+      StringBuilder method = new StringBuilder("warm-up " + warmedUp + " launches; " + samples.size() + " samples of "
+          + launches + " launches " + device.timerDescription() + "; median; stopped at " + stopReason
+          + "; bytes = useful read + written");
+      double median = StoppingRule.median(samples);
+      double bandwidth = traffic.bytes() / median;
+      if (ceiling != null && !kernel.spec().name().equals(Catalog.MEMCPY_D2D.name())) {
+        method.append(String.format(Locale.ROOT, "; %.1f%% of memcpy-d2d in this run", 100 * bandwidth / ceiling));
+      }
+      if (device.info().theoreticalPeakBytesPerSecond() > 0) {
+        method.append(String.format(Locale.ROOT, "; %.1f%% of theoretical peak",
+            100 * bandwidth / device.info().theoreticalPeakBytesPerSecond()));
+      }
+      if (StoppingRule.spread(samples) > stoppingRule.maxSpread()) {
+        method.append(String.format(Locale.ROOT, "; WARNING: spread %.2f%% above %.2f%%",
+            100 * StoppingRule.spread(samples), 100 * stoppingRule.maxSpread()));
+      }
+      method.append("; GPU before: ").append(before.text()).append("; after: ").append(after.text());
+      String warning = Conditions.warning(before, after);
+      if (warning != null) {
+        method.append("; ").append(warning);
+      }
+      return result(suite, kernel, planned.size(), traffic, true, List.of(), samples, launches, warmedUp,
+          method.toString());
+    } catch (UnavailableException e) {
+      return skipped(suite, kernel, planned.size(), "unavailable: " + e.getMessage());
     } catch (RuntimeException e) {
       // One kernel fails (a CUDA error, memory the device does not have); the run carries on.
       String why = e instanceof DeviceException ? e.getMessage() : e.toString();
       LOG.warn("{} on {} failed: {}", kernel, device.shortId(), why);
-      return invalid(suite, kernel, elements, traffic, List.of(why));
+      List<String> reasons = new ArrayList<>(List.of(why));
+      if (e instanceof DeviceException d) {
+        try {
+          String recovered = device.recover(d);
+          if (recovered != null) {
+            reasons.add(recovered);
+          }
+        } catch (RuntimeException r) {
+          reasons.add("recovering the device failed too: " + r.getMessage());
+        }
+      }
+      return invalid(suite, kernel, planned.size(), traffic, reasons);
     }
+  }
+
+  /** Whether a result is a skipped or unavailable case rather than a failure (its method says so). */
+  public static boolean skipped(KernelResult result) {
+    return !result.valid() && (result.method().startsWith("skipped: ") || result.method().startsWith("unavailable: "));
+  }
+
+  private KernelResult skipped(String suite, KernelCase kernel, long size, String reason) {
+    LOG.info("{} on {}: {}", kernel, device.shortId(), reason);
+    return result(suite, kernel, size, new Traffic(0, 0, 0), false, List.of(reason), List.of(), 0, 0, reason);
   }
 
   /** Launches so that a batch lasts at least {@code targetSeconds}, given one launch took {@code perLaunch}. */
@@ -129,7 +184,7 @@ public final class Measurement {
     double max = samples.isEmpty() ? 0 : Collections.max(samples);
     double spread = samples.isEmpty() ? 0 : StoppingRule.spread(samples);
     Map<String, Object> params = new LinkedHashMap<>(kernel.params());
-    params.put("elements", elements);
+    params.put("size", elements);
     Double bandwidth = valid && median > 0 ? traffic.bytes() / median : null;
     return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), context.runId(), context.sweepId(),
         context.agentId(), context.agentVersion(), fatbinHash, device.info(), suite, kernel.spec().name(), params,

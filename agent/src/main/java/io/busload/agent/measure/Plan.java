@@ -1,20 +1,45 @@
 package io.busload.agent.measure;
 
 import io.busload.kernels.Catalog;
+import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.KernelCase;
+import io.busload.kernels.Program;
+import io.busload.kernels.Sizes;
 import io.busload.kernels.SuiteOptions;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A suite resolved for one device before anything runs: the cases in order and the output elements.
- * Unknown suites and bad options fail here, with the catalog's messages.
+ * A suite resolved for one device before anything is allocated: every case with its size and program, or the
+ * reason it is skipped. Unknown suites, bad options, out-of-range parameters and an explicit size that does not
+ * fit the device's free memory fail here, with a message starting with the field.
  */
-public record Plan(String suite, List<KernelCase> cases, long elements) {
+public record Plan(String suite, List<Planned> cases) {
   public Plan {
     cases = List.copyOf(cases);
   }
 
-  public static Plan resolve(String suite, SuiteOptions options, long deviceDefaultElements) {
-    return new Plan(suite, Catalog.cases(suite), options.elementsOr(deviceDefaultElements));
+  /**
+   * One case: its program at its size, or why it is skipped (a default size that does not fit this device).
+   *
+   * @param program null when skipped
+   * @param skipReason null when it runs
+   */
+  public record Planned(KernelCase kernelCase, long size, Program program, String skipReason) {}
+
+  public static Plan resolve(String suite, SuiteOptions options, DeviceLimits limits, String deviceId) {
+    List<Planned> planned = new ArrayList<>();
+    for (KernelCase kernelCase : Catalog.cases(suite, options)) {
+      var family = Catalog.familyOf(kernelCase);
+      long size = options.size().orElseGet(() -> family.defaultSize(kernelCase, limits));
+      Program program = family.program(kernelCase, size);
+      var skip = program.skipReason(limits);
+      if (skip.isPresent() && options.size().isPresent() && program.deviceBytes() > limits.freeBytes()) {
+        throw new IllegalArgumentException(SuiteOptions.SIZE + ": " + kernelCase + " at size " + size + " needs "
+            + Sizes.bytes(program.deviceBytes()) + ", only " + Sizes.bytes(limits.freeBytes()) + " free on " + deviceId);
+      }
+      planned.add(new Planned(kernelCase, size, skip.isPresent() ? null : program, skip.orElse(null)));
+    }
+    return new Plan(suite, planned);
   }
 }

@@ -7,23 +7,27 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * CSV with the coordinator's columns (docs/contract.md) plus {@code launchesPerSample} and {@code method}:
+ * CSV with the coordinator's columns (docs/contract.md) plus {@code launchesPerSample}, {@code method} and the
+ * fractions of the memcpy row of the same run and of the theoretical peak ({@link Ceilings}):
  * params as {@code elements=1024;stride=4}, seconds and bytes/s in SI, bandwidth empty when invalid.
  */
 public final class CsvPrinter implements ResultPrinter {
   public static final String HEADER = "id,sweepId,runId,measuredAt,deviceId,deviceName,kernel,params,valid,"
-      + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth,launchesPerSample,method";
+      + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth,launchesPerSample,method,"
+      + "fractionOfMemcpy,fractionOfPeak";
 
   @Override
   public void print(List<KernelResult> results, PrintWriter out) {
     out.print(HEADER + "\r\n");
+    Ceilings ceilings = Ceilings.of(results);
     for (KernelResult r : results) {
       out.print(String.join(",",
           field(r.id()), field(r.sweepId()), field(r.runId()), field(r.measuredAt()), field(r.device().id()),
           field(r.device().name()), field(r.kernel()), field(params(r.params())), field(r.valid()),
           field(r.medianSeconds()), field(r.minSeconds()), field(r.maxSeconds()), field(r.relativeSpread()),
           field(r.samples().size()), field(r.bytes()), field(r.bandwidth()), field(r.launchesPerSample()),
-          field(r.method())) + "\r\n");
+          field(r.method()), field(ceilings.ofMemcpy(r).orElse(null)), field(ceilings.ofPeak(r).orElse(null)))
+          + "\r\n");
     }
     out.flush();
   }

@@ -11,8 +11,8 @@ import java.util.Optional;
  * number was measured. Invalid rows show their first mismatches instead of a speed.
  */
 public final class TablePrinter implements ResultPrinter {
-  static final String CEILING = "memcpy-d2d";
-  private static final String ROW = "%-18s %-30s %-6s %12s %10s %9s %8s %12s%n";
+  static final String CEILING = Ceilings.MEMCPY;
+  private static final String ROW = "%-20s %-28s %-6s %12s %10s %9s %8s %8s %12s%n";
 
   @Override
   public void print(List<KernelResult> results, PrintWriter out) {
@@ -27,20 +27,22 @@ public final class TablePrinter implements ResultPrinter {
       out.printf(Locale.ROOT, "theoretical peak: %.1f GB/s (memory clock x bus width x 2)%n",
           first.device().theoreticalPeakBytesPerSecond() / 1e9);
     }
-    Optional<Double> ceiling = results.stream().filter(r -> r.kernel().equals(CEILING) && r.valid())
-        .map(KernelResult::bandwidth).findFirst();
+    Ceilings ceilings = Ceilings.of(results);
     out.println();
-    out.printf(Locale.ROOT, ROW, "kernel", "params", "valid", "median us", "GB/s", "of memcpy", "spread", "samples");
+    out.printf(Locale.ROOT, ROW, "kernel", "params", "valid", "median us", "GB/s", "of memcpy", "of peak", "spread",
+        "samples");
     for (KernelResult r : results) {
       if (r.valid()) {
-        String fraction = ceiling.map(c -> String.format(Locale.ROOT, "%.1f%%", 100 * r.bandwidth() / c)).orElse("-");
         out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "yes",
             String.format(Locale.ROOT, "%.2f", r.medianSeconds() * 1e6),
-            String.format(Locale.ROOT, "%.1f", r.bandwidth() / 1e9), fraction,
-            String.format(Locale.ROOT, "%.2f%%", r.relativeSpread() * 100),
+            String.format(Locale.ROOT, "%.1f", r.bandwidth() / 1e9), percent(ceilings.ofMemcpy(r)),
+            percent(ceilings.ofPeak(r)), String.format(Locale.ROOT, "%.2f%%", r.relativeSpread() * 100),
             r.samples().size() + "x" + r.launchesPerSample());
+      } else if (io.busload.agent.measure.Measurement.skipped(r)) {
+        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "skip", "-", "-", "-", "-", "-", "-");
+        out.println("    " + r.method());
       } else {
-        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "NO", "-", "-", "-", "-", "-");
+        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "NO", "-", "-", "-", "-", "-", "-");
         for (String mismatch : r.mismatches()) {
           out.println("    " + mismatch);
         }
@@ -48,11 +50,22 @@ public final class TablePrinter implements ResultPrinter {
     }
     out.println();
     out.println("GB/s = 1e9 bytes/s of useful bytes read + written per launch / median seconds per launch;");
-    out.println("of memcpy = fraction of the memcpy-d2d bandwidth measured in this run.");
+    out.println("of memcpy = fraction of the memcpy-d2d bandwidth measured in this run; of peak = fraction of the");
+    out.println("theoretical peak (memory clock x bus width x 2); skip = skipped or unavailable on this device.");
     out.println("method:");
     for (KernelResult r : results) {
-      out.printf("  %s %s: %s%n", r.kernel(), CsvPrinter.params(r.params()), r.method());
+      if (!skippedOrInvalid(r)) {
+        out.printf("  %s %s: %s%n", r.kernel(), CsvPrinter.params(r.params()), r.method());
+      }
     }
     out.flush();
+  }
+
+  private static boolean skippedOrInvalid(KernelResult r) {
+    return io.busload.agent.measure.Measurement.skipped(r);
+  }
+
+  private static String percent(Optional<Double> fraction) {
+    return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
   }
 }

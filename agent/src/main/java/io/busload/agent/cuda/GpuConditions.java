@@ -1,0 +1,82 @@
+package io.busload.agent.cuda;
+
+import io.busload.agent.device.Conditions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Clocks, temperature, throttle reasons and other compute processes of one GPU from {@code nvidia-smi}, recorded
+ * before and after each case (issue 3, method): a throttling or shared GPU is flagged in the result.
+ */
+final class GpuConditions {
+  static final String QUERY_GPU = "--query-gpu=clocks.sm,clocks.mem,temperature.gpu,clocks_throttle_reasons.active";
+  static final String QUERY_APPS = "--query-compute-apps=pid,process_name,used_memory";
+  /** Throttle reason bits that are not throttling: GPU idle (0x1), application clocks setting (0x2), display clock (0x100). */
+  static final long BENIGN_REASONS = 0x1 | 0x2 | 0x100;
+
+  private GpuConditions() {}
+
+  /** @param gpu what {@code nvidia-smi -i} accepts: the GPU's UUID or index */
+  static Conditions query(String gpu) {
+    List<String> state;
+    List<String> apps;
+    try {
+      state = run("nvidia-smi", QUERY_GPU, "--format=csv,noheader,nounits", "-i", gpu);
+      apps = run("nvidia-smi", QUERY_APPS, "--format=csv,noheader,nounits", "-i", gpu);
+    } catch (IOException e) {
+      return Conditions.notRecorded(e.getMessage().contains("error=2") || e.getMessage().contains("error: 2 ") ? "nvidia-smi not found" : "nvidia-smi: " + e.getMessage());
+    }
+    if (state.isEmpty()) {
+      return Conditions.notRecorded("nvidia-smi printed nothing for GPU " + gpu);
+    }
+    return parse(state.getFirst(), apps, ProcessHandle.current().pid());
+  }
+
+  /** {@code 1980, 2619, 41, 0x0000000000000000} and {@code pid, name, MiB} lines; our own process is not "other". */
+  static Conditions parse(String state, List<String> apps, long ownPid) {
+    String[] f = state.split(",\\s*");
+    if (f.length < 4) {
+      return Conditions.notRecorded("unexpected nvidia-smi output '" + state + "'");
+    }
+    boolean throttling = false;
+    String reasons = f[3].trim();
+    try {
+      throttling = (Long.decode(reasons) & ~BENIGN_REASONS) != 0;
+    } catch (NumberFormatException e) {
+      reasons = reasons + " (unparsed)";
+    }
+    List<String> others = new ArrayList<>();
+    for (String app : apps) {
+      String[] a = app.split(",\\s*");
+      if (a.length >= 1 && !a[0].isBlank() && !a[0].trim().equals(Long.toString(ownPid))) {
+        others.add(app.trim());
+      }
+    }
+    String text = "sm " + f[0].trim() + " MHz, mem " + f[1].trim() + " MHz, " + f[2].trim() + " C, throttle reasons "
+        + reasons + ", " + (others.isEmpty() ? "no other processes" : "other processes: " + String.join("; ", others));
+    return new Conditions(text, throttling, !others.isEmpty());
+  }
+
+  private static List<String> run(String... command) throws IOException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IOException("timed out after 10 s");
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+    List<String> lines = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
+        .filter(l -> !l.isBlank()).toList();
+    if (process.exitValue() != 0) {
+      throw new IOException("exit " + process.exitValue() + ": " + String.join(" ", lines));
+    }
+    return lines.stream().filter(l -> !l.startsWith("No running")).toList();
+  }
+}

@@ -29,12 +29,28 @@ public record Plan(String suite, List<Planned> cases) {
 
   public static Plan resolve(String suite, SuiteOptions options, DeviceLimits limits, String deviceId) {
     List<Planned> planned = new ArrayList<>();
-    for (KernelCase kernelCase : Catalog.cases(suite, options)) {
+    List<KernelCase> cases = Catalog.cases(suite, options);
+    // One explicit size means something different in each family (elements, side, particles): in a suite of
+    // several families a size one family cannot take skips that family's cases with the reason (issue 3:
+    // "invalid combinations are skipped with a reason, not failed"); in a one-family suite it is an error.
+    boolean severalFamilies = cases.stream().map(c -> Catalog.familyOf(c).name()).distinct().count() > 2;
+    for (KernelCase kernelCase : cases) {
       var family = Catalog.familyOf(kernelCase);
       long size = options.size().orElseGet(() -> family.defaultSize(kernelCase, limits));
-      Program program = family.program(kernelCase, size);
+      Program program;
+      try {
+        program = family.program(kernelCase, size);
+      } catch (IllegalArgumentException e) {
+        if (!severalFamilies || options.size().isEmpty()) {
+          throw e;
+        }
+        planned.add(new Planned(kernelCase, size, null, e.getMessage() + " (the size applies to every family of suite "
+            + suite + ")"));
+        continue;
+      }
       var skip = program.skipReason(limits);
-      if (skip.isPresent() && options.size().isPresent() && program.deviceBytes() > limits.freeBytes()) {
+      if (skip.isPresent() && options.size().isPresent() && program.deviceBytes() > limits.freeBytes()
+          && !severalFamilies) {
         throw new IllegalArgumentException(SuiteOptions.SIZE + ": " + kernelCase + " at size " + size + " needs "
             + Sizes.bytes(program.deviceBytes()) + ", only " + Sizes.bytes(limits.freeBytes()) + " free on " + deviceId);
       }

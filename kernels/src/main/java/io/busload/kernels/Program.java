@@ -39,6 +39,15 @@ public interface Program {
   /** One launch in Java on host buffers (same indexes as {@link #buffers()}), for the CPU backend. */
   void runOnCpu(List<MemorySegment> buffers, Parallel parallel);
 
+  /**
+   * What a native harness that does not run {@link #fill} must put in INPUT buffer {@code buffer} so the steps
+   * stay in bounds (deploy/gpu/crosscheck.cu): {@code random} (any valid values of the type, the default),
+   * {@code iota} (element i holds i) or {@code permutation} (a random permutation of 0..elements-1).
+   */
+  default String fillHint(int buffer) {
+    return "random";
+  }
+
   /** Bytes of every buffer together: what the device must have free. */
   default long deviceBytes() {
     return buffers().stream().mapToLong(Buffer::bytes).sum();

@@ -127,6 +127,12 @@ public final class Gather implements Family {
       }
     }
 
+    /** idx must stay a permutation of 0..n-1 (scatter writes every out element once, gather reads in in range). */
+    @Override
+    public String fillHint(int buffer) {
+      return buffer == IDX ? (variant.random ? "permutation" : "iota") : "random";
+    }
+
     @Override
     public List<Step> steps() {
       return List.of(new Step.Kernel(variant.entryPoint(), Dim3.blocksFor(n, (long) BLOCK * PER_THREAD),

@@ -1,101 +1,430 @@
-// Native cross-check of Busload's JCuda timing: loads the same fatbin, times the same entry points with the
-// same recipe (warm-up; samples of a batch of launches between one event pair, batch >= 1 ms; median), and
-// times a device-to-device memcpy of the same bytes. Prints CSV rows: kernel,param,median_s,bytes,GBps.
-// Build: nvcc -O2 -o crosscheck crosscheck.cu -lcuda     Run: ./crosscheck path/to/busload.fatbin [elements]
+// Native cross-check of Busload's JCuda timing (issue 3): reads the same fatbin and a plan that the agent
+// resolved for this device (`./busload run --suite S --device cuda:0 --plan-out plan.txt`; format in
+// agent/src/main/java/io/busload/agent/crosscheck/PlanFile.java), and for every case that runs:
+// allocates its buffers, fills the inputs on the device (seeded random values of the type, iota, or a random
+// permutation for index buffers: valid, not identical to Java's), poisons the outputs with 0xFF bytes, runs
+// the steps once, warms up, then times samples of a batch of launches of all steps between one event pair
+// (batch calibrated so a sample lasts >= 1 ms, like the agent), at least 31 samples, and prints the median.
+// Everything runs on the legacy default stream, as the agent's launches do; Sgemm goes through cuBLAS with
+// the agent's row-major mapping and CUBLAS_DEFAULT_MATH.
+//
+// Output (stdout): CSV  kernel,params,median_s,launches_per_sample,samples
+// With --once: each case's steps run exactly once (for a profiler such as ncu); prints one line per case.
+//
+// Build: nvcc -O2 -arch=native -o crosscheck crosscheck.cu -lcuda -lcublas
+// Run:   ./crosscheck busload.fatbin plan.txt [--once]
+#include <cublas_v2.h>
 #include <cuda.h>
+#include <cuda_runtime.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    CUresult r_ = (call);                                                                \
-    if (r_ != CUDA_SUCCESS) {                                                            \
-      const char* name_ = nullptr;                                                       \
-      cuGetErrorName(r_, &name_);                                                        \
-      std::fprintf(stderr, "%s failed: %s (line %d)\n", #call, name_ ? name_ : "?", __LINE__); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+// The case being worked on, named in every failure message.
+static std::string g_case = "(setup)";
 
-template <typename Launch>
-static double median_seconds(Launch launch, CUevent start, CUevent stop) {
-  for (int i = 0; i < 20; i++) launch();  // warm-up
-  CHECK(cuCtxSynchronize());
-  int batch = 1;
-  for (;;) {  // calibrate: one sample lasts at least 1 ms
-    CHECK(cuEventRecord(start, 0));
-    for (int i = 0; i < batch; i++) launch();
-    CHECK(cuEventRecord(stop, 0));
-    CHECK(cuEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cuEventElapsedTime(&ms, start, stop));
-    if (ms >= 1.0f || batch >= (1 << 16)) break;
-    batch *= 2;
+static void fail(const char* call, const char* what, int line) {
+  std::fprintf(stderr, "crosscheck: %s: %s failed: %s (line %d)\n", g_case.c_str(), call, what, line);
+  std::exit(1);
+}
+
+static void check_cu(CUresult r, const char* call, int line) {
+  if (r == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  if (cuGetErrorName(r, &name) != CUDA_SUCCESS || name == nullptr) name = "unknown CUresult";
+  fail(call, name, line);
+}
+
+static void check_rt(cudaError_t r, const char* call, int line) {
+  if (r == cudaSuccess) return;
+  fail(call, cudaGetErrorName(r), line);
+}
+
+static void check_blas(cublasStatus_t r, const char* call, int line) {
+  if (r == CUBLAS_STATUS_SUCCESS) return;
+  fail(call, cublasGetStatusName(r), line);
+}
+
+#define CU(call) check_cu((call), #call, __LINE__)
+#define RT(call) check_rt((call), #call, __LINE__)
+#define BLAS(call) check_blas((call), #call, __LINE__)
+
+// ---- the plan ----------------------------------------------------------------------------------------------
+
+struct BufferSpec {
+  std::string name, type, role, fill;
+  unsigned long long elements = 0, bytes = 0;
+};
+
+struct ArgSpec {
+  std::string kind;  // buf, i32, i64, f32, f64
+  long long integer = 0;
+  unsigned long long bits = 0;
+};
+
+struct StepSpec {
+  std::string op;  // kernel, copy, memset32, sgemm
+  std::string entry;
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1}, shared = 0;
+  std::vector<ArgSpec> args;
+  long long n[6] = {0, 0, 0, 0, 0, 0};  // copy: dst src bytes; memset32: buffer value count; sgemm: m n k a b c
+};
+
+struct CaseSpec {
+  std::string kernel, params;
+  std::vector<BufferSpec> buffers;
+  std::vector<StepSpec> steps;
+};
+
+static void bad_plan(int line, const std::string& text, const char* why) {
+  std::fprintf(stderr, "crosscheck: plan line %d (%s): %s\n", line, text.c_str(), why);
+  std::exit(2);
+}
+
+static std::vector<CaseSpec> read_plan(const char* path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "crosscheck: cannot read plan %s\n", path);
+    std::exit(2);
   }
-  std::vector<double> samples;
-  for (int s = 0; s < 31; s++) {
-    CHECK(cuEventRecord(start, 0));
-    for (int i = 0; i < batch; i++) launch();
-    CHECK(cuEventRecord(stop, 0));
-    CHECK(cuEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cuEventElapsedTime(&ms, start, stop));
-    samples.push_back(ms / 1e3 / batch);
+  std::vector<CaseSpec> cases;
+  std::string text;
+  int line = 0;
+  bool open = false;
+  CaseSpec current;
+  while (std::getline(in, text)) {
+    line++;
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.empty()) continue;
+    std::istringstream t(text);
+    std::string record;
+    t >> record;
+    if (line == 1) {
+      int version = 0;
+      t >> version;
+      if (record != "busload-plan" || version != 1) bad_plan(line, text, "not a busload-plan 1 file");
+      continue;
+    }
+    if (record == "skip") continue;  // the agent reports these as skipped; nothing to time
+    if (record == "case") {
+      current = CaseSpec();
+      t >> current.kernel >> current.params;
+      if (current.params == "-") current.params.clear();
+      open = true;
+    } else if (record == "buffer") {
+      BufferSpec b;
+      size_t index = 0;
+      t >> index >> b.name >> b.type >> b.elements >> b.bytes >> b.role >> b.fill;
+      if (!open || index != current.buffers.size()) bad_plan(line, text, "buffer out of order or outside a case");
+      current.buffers.push_back(b);
+    } else if (record == "kernel") {
+      StepSpec s;
+      s.op = record;
+      size_t count = 0;
+      t >> s.entry >> s.grid[0] >> s.grid[1] >> s.grid[2] >> s.block[0] >> s.block[1] >> s.block[2] >> s.shared >>
+          count;
+      for (size_t i = 0; i < count; i++) {
+        std::string token;
+        t >> token;
+        size_t colon = token.find(':');
+        if (colon == std::string::npos) bad_plan(line, text, "argument without kind:value");
+        ArgSpec a;
+        a.kind = token.substr(0, colon);
+        std::string value = token.substr(colon + 1);
+        if (a.kind == "f32" || a.kind == "f64") {
+          a.bits = std::strtoull(value.c_str(), nullptr, 16);
+        } else if (a.kind == "buf" || a.kind == "i32" || a.kind == "i64") {
+          a.integer = std::strtoll(value.c_str(), nullptr, 10);
+        } else {
+          bad_plan(line, text, "unknown argument kind");
+        }
+        s.args.push_back(a);
+      }
+      if (!open) bad_plan(line, text, "step outside a case");
+      current.steps.push_back(s);
+    } else if (record == "copy" || record == "memset32" || record == "sgemm") {
+      StepSpec s;
+      s.op = record;
+      int count = record == "sgemm" ? 6 : 3;
+      for (int i = 0; i < count; i++) t >> s.n[i];
+      if (!open) bad_plan(line, text, "step outside a case");
+      current.steps.push_back(s);
+    } else if (record == "end") {
+      if (!open) bad_plan(line, text, "end without case");
+      cases.push_back(current);
+      open = false;
+    } else {
+      bad_plan(line, text, "unknown record");
+    }
+    if (t.fail()) bad_plan(line, text, "missing or malformed fields");
   }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  if (open) bad_plan(line, text, "last case has no end");
+  return cases;
+}
+
+// ---- filling -----------------------------------------------------------------------------------------------
+
+// SplitMix64 of (seed, index), as io.busload.kernels.RandomFill: values in the same ranges as the agent's
+// inputs (floats in [1, 2), int8 1..127, int32 1..2^30), never zero, NaN or the 0xFF poison.
+__device__ unsigned long long mix(unsigned long long seed, unsigned long long index) {
+  unsigned long long z = seed + index * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+enum FillKind { FILL_U8 = 0, FILL_F16 = 1, FILL_F32 = 2, FILL_F64 = 3, FILL_I32 = 4, FILL_IOTA32 = 5 };
+
+__global__ void busload_native_fill(void* data, unsigned long long units, int kind, unsigned long long seed) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < units;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    unsigned long long r = mix(seed, i);
+    switch (kind) {
+      case FILL_U8: static_cast<unsigned char*>(data)[i] = (unsigned char)(1 + r % 127); break;
+      case FILL_F16: static_cast<unsigned short*>(data)[i] = (unsigned short)(0x3C00u | (r & 0x3FFu)); break;
+      case FILL_F32: static_cast<unsigned int*>(data)[i] = 0x3F800000u | (unsigned int)(r >> 41); break;
+      case FILL_F64: static_cast<unsigned long long*>(data)[i] = 0x3FF0000000000000ull | (r >> 12); break;
+      case FILL_I32: static_cast<int*>(data)[i] = 1 + (int)(r >> 34); break;
+      case FILL_IOTA32: static_cast<int*>(data)[i] = (int)i; break;
+    }
+  }
+}
+
+static void device_fill(CUdeviceptr p, unsigned long long units, int kind, unsigned long long seed) {
+  busload_native_fill<<<1024, 256>>>(reinterpret_cast<void*>(p), units, kind, seed);
+  RT(cudaGetLastError());
+}
+
+static void fill_buffer(CUdeviceptr p, const BufferSpec& b, unsigned long long seed) {
+  if (b.role == "output") {
+    CU(cuMemsetD8(p, 0xFF, b.bytes));  // the agent's poison
+    return;
+  }
+  if (b.role != "input") return;  // scratch: left as allocated, as the agent does
+  if (b.fill == "iota" || b.fill == "permutation") {
+    if (b.type != "int32") {
+      std::fprintf(stderr, "crosscheck: %s: %s fill of %s buffer %s: only int32 indices are known\n", g_case.c_str(),
+                   b.fill.c_str(), b.type.c_str(), b.name.c_str());
+      std::exit(2);
+    }
+    if (b.fill == "iota") {
+      device_fill(p, b.elements, FILL_IOTA32, 0);
+      return;
+    }
+    std::vector<int32_t> host(b.elements);
+    std::iota(host.begin(), host.end(), 0);
+    std::mt19937_64 random(seed);
+    for (unsigned long long i = b.elements - 1; i > 0; i--) {  // Fisher-Yates
+      unsigned long long j = std::uniform_int_distribution<unsigned long long>(0, i)(random);
+      std::swap(host[i], host[j]);
+    }
+    CU(cuMemcpyHtoD(p, host.data(), b.bytes));
+    return;
+  }
+  if (b.fill != "random") {
+    std::fprintf(stderr, "crosscheck: %s: unknown fill '%s' of buffer %s\n", g_case.c_str(), b.fill.c_str(),
+                 b.name.c_str());
+    std::exit(2);
+  }
+  if (b.type == "int8") device_fill(p, b.bytes, FILL_U8, seed);
+  else if (b.type == "fp16") device_fill(p, b.bytes / 2, FILL_F16, seed);
+  else if (b.type == "fp32" || b.type == "float2" || b.type == "float4") device_fill(p, b.bytes / 4, FILL_F32, seed);
+  else if (b.type == "fp64") device_fill(p, b.bytes / 8, FILL_F64, seed);
+  else if (b.type == "int32") device_fill(p, b.bytes / 4, FILL_I32, seed);
+  else {
+    std::fprintf(stderr, "crosscheck: %s: unknown element type '%s'\n", g_case.c_str(), b.type.c_str());
+    std::exit(2);
+  }
+}
+
+// ---- running -----------------------------------------------------------------------------------------------
+
+struct Bound {  // a step bound to this case's pointers, so a timed batch only launches
+  const StepSpec* spec;
+  CUfunction function = nullptr;
+  std::vector<unsigned long long> storage;  // one 8-byte slot per argument (every kind fits)
+  std::vector<void*> params;
+};
+
+struct Runner {
+  CUmodule module;
+  cublasHandle_t blas = nullptr;
+  std::map<std::string, CUfunction> functions;
+  CUevent start, stop;
+
+  CUfunction function(const std::string& entry) {
+    auto found = functions.find(entry);
+    if (found != functions.end()) return found->second;
+    CUfunction f;
+    CU(cuModuleGetFunction(&f, module, entry.c_str()));
+    functions[entry] = f;
+    return f;
+  }
+
+  cublasHandle_t cublas() {
+    if (blas == nullptr) {
+      BLAS(cublasCreate(&blas));
+      BLAS(cublasSetStream(blas, 0));  // the legacy default stream, where the events are recorded
+      BLAS(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));  // fp32 stays fp32 (no TF32), as the agent
+    }
+    return blas;
+  }
+
+  void launch(Bound& b, const std::vector<CUdeviceptr>& ptrs) {
+    const StepSpec& s = *b.spec;
+    if (s.op == "kernel") {
+      CU(cuLaunchKernel(b.function, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2], s.shared, 0,
+                        b.params.data(), nullptr));
+    } else if (s.op == "copy") {
+      CU(cuMemcpyDtoDAsync(ptrs[s.n[0]], ptrs[s.n[1]], (size_t)s.n[2], 0));
+    } else if (s.op == "memset32") {
+      CU(cuMemsetD32Async(ptrs[s.n[0]], (unsigned int)s.n[1], (size_t)s.n[2], 0));
+    } else {  // sgemm: row-major C(m x n) = A(m x k) B(k x n) is column-major C^T = B^T A^T
+      const float alpha = 1.0f, beta = 0.0f;
+      int m = (int)s.n[0], n = (int)s.n[1], k = (int)s.n[2];
+      BLAS(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha,
+                       reinterpret_cast<const float*>(ptrs[s.n[4]]), n, reinterpret_cast<const float*>(ptrs[s.n[3]]),
+                       k, &beta, reinterpret_cast<float*>(ptrs[s.n[5]]), n));
+    }
+  }
+
+  double time_batch(std::vector<Bound>& steps, const std::vector<CUdeviceptr>& ptrs, int launches) {
+    CU(cuEventRecord(start, 0));
+    for (int i = 0; i < launches; i++)
+      for (Bound& b : steps) launch(b, ptrs);
+    CU(cuEventRecord(stop, 0));
+    CU(cuEventSynchronize(stop));
+    float ms = 0;
+    CU(cuEventElapsedTime(&ms, start, stop));
+    return ms / 1e3;
+  }
+};
+
+static const double SAMPLE_TARGET_S = 1e-3;  // CudaDevice.sampleTargetSeconds
+static const int MAX_LAUNCHES = 1 << 20;     // Measurement.MAX_LAUNCHES_PER_SAMPLE
+static const int MIN_SAMPLES = 31;
+static const double MIN_SAMPLING_S = 0.2;  // more samples of short kernels while this lasts
+
+static int launches_for(double target, double per_launch, int minimum) {
+  if (!(per_launch > 0)) return std::max(minimum, 1);
+  double n = std::ceil(target / per_launch);
+  return (int)std::max((double)minimum, std::min((double)MAX_LAUNCHES, n));
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s busload.fatbin [elements]\n", argv[0]);
+  if (argc < 3 || (argc > 3 && std::strcmp(argv[3], "--once") != 0)) {
+    std::fprintf(stderr, "usage: %s busload.fatbin plan.txt [--once]\n", argv[0]);
     return 2;
   }
+  bool once = argc > 3;
   std::ifstream file(argv[1], std::ios::binary);
   std::vector<char> image((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (image.empty()) {
-    std::fprintf(stderr, "cannot read %s\n", argv[1]);
+    std::fprintf(stderr, "crosscheck: cannot read fatbin %s\n", argv[1]);
     return 2;
   }
-  unsigned long long n = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : (1ull << 24);
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
-  CUmodule module;
-  CHECK(cuModuleLoadData(&module, image.data()));
-  CUfunction stride_copy;
-  CHECK(cuModuleGetFunction(&stride_copy, module, "busload_stride_copy_f32"));
-  CUevent start, stop;
-  CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  std::vector<CaseSpec> cases = read_plan(argv[2]);
 
-  const unsigned long long strides[] = {1, 2, 4, 8, 16, 32};
-  CUdeviceptr in, out;
-  CHECK(cuMemAlloc(&in, n * 32 * sizeof(float)));
-  CHECK(cuMemAlloc(&out, n * sizeof(float)));
-  CHECK(cuMemsetD32(in, 0x3f800000u, n * 32));  // 1.0f: timing only, correctness is Busload's check
-  std::printf("kernel,param,median_s,bytes,GBps\n");
-  const unsigned long long bytes = 2 * n * sizeof(float);
-  double memcpy_s = median_seconds([&] { CHECK(cuMemcpyDtoDAsync(out, in, n * sizeof(float), 0)); }, start, stop);
-  std::printf("memcpy-d2d,,%.9g,%llu,%.2f\n", memcpy_s, bytes, bytes / memcpy_s / 1e9);
-  for (unsigned long long stride : strides) {
-    unsigned int block = 256, per_thread = 4;  // Catalog.STRIDE_COPY_FP32's geometry
-    unsigned int grid = (unsigned int)((n + block * per_thread - 1) / (block * per_thread));
-    void* args[] = {&in, &out, &n, &stride};
-    double s = median_seconds([&] { CHECK(cuLaunchKernel(stride_copy, grid, 1, 1, block, 1, 1, 0, 0, args, nullptr)); },
-                              start, stop);
-    std::printf("stride-copy-fp32,stride=%llu,%.9g,%llu,%.2f\n", stride, s, bytes, bytes / s / 1e9);
+  CU(cuInit(0));
+  CUdevice dev;
+  CU(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CU(cuDevicePrimaryCtxRetain(&ctx, dev));  // the primary context: the runtime API and cuBLAS use it too
+  CU(cuCtxSetCurrent(ctx));
+  Runner runner;
+  CU(cuModuleLoadData(&runner.module, image.data()));
+  CU(cuEventCreate(&runner.start, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&runner.stop, CU_EVENT_DEFAULT));
+
+  if (!once) std::printf("kernel,params,median_s,launches_per_sample,samples\n");
+  unsigned long long seed = 0x5EEDB05ull;
+  for (const CaseSpec& c : cases) {
+    g_case = c.kernel + " " + c.params;
+    std::vector<CUdeviceptr> ptrs;
+    for (const BufferSpec& b : c.buffers) {
+      CUdeviceptr p;
+      CU(cuMemAlloc(&p, b.bytes));
+      ptrs.push_back(p);
+    }
+    for (size_t i = 0; i < c.buffers.size(); i++) fill_buffer(ptrs[i], c.buffers[i], seed + i);
+    std::vector<Bound> steps(c.steps.size());
+    for (size_t i = 0; i < c.steps.size(); i++) {
+      Bound& b = steps[i];
+      b.spec = &c.steps[i];
+      if (b.spec->op == "sgemm") runner.cublas();
+      if (b.spec->op != "kernel") continue;
+      b.function = runner.function(b.spec->entry);
+      b.storage.resize(b.spec->args.size());
+      for (size_t a = 0; a < b.spec->args.size(); a++) {
+        const ArgSpec& arg = b.spec->args[a];
+        void* slot = &b.storage[a];
+        if (arg.kind == "buf") {
+          CUdeviceptr p = ptrs.at((size_t)arg.integer);
+          std::memcpy(slot, &p, sizeof p);
+        } else if (arg.kind == "i32") {
+          int32_t v = (int32_t)arg.integer;
+          std::memcpy(slot, &v, sizeof v);
+        } else if (arg.kind == "i64") {
+          int64_t v = arg.integer;
+          std::memcpy(slot, &v, sizeof v);
+        } else if (arg.kind == "f32") {
+          uint32_t v = (uint32_t)arg.bits;
+          std::memcpy(slot, &v, sizeof v);
+        } else {
+          uint64_t v = arg.bits;
+          std::memcpy(slot, &v, sizeof v);
+        }
+        b.params.push_back(slot);
+      }
+    }
+    CU(cuCtxSynchronize());  // fills done
+    double first = runner.time_batch(steps, ptrs, 1);  // the run the agent checks
+    if (once) {
+      std::printf("once,%s,%s,%.9g\n", c.kernel.c_str(), c.params.c_str(), first);
+    } else {
+      double probe = runner.time_batch(steps, ptrs, 1);
+      int warmup = launches_for(20 * SAMPLE_TARGET_S, probe, 20);
+      double warm = runner.time_batch(steps, ptrs, warmup);
+      int launches = launches_for(SAMPLE_TARGET_S, warm / warmup, 1);
+      for (int round = 0; round < 3; round++) {
+        double t = runner.time_batch(steps, ptrs, launches);
+        if (t >= SAMPLE_TARGET_S) break;
+        launches = launches_for(SAMPLE_TARGET_S, t / launches, launches);
+      }
+      std::vector<double> samples;
+      auto began = std::chrono::steady_clock::now();
+      for (;;) {
+        samples.push_back(runner.time_batch(steps, ptrs, launches) / launches);
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        if (samples.size() >= (size_t)MIN_SAMPLES && elapsed >= MIN_SAMPLING_S) break;
+      }
+      std::sort(samples.begin(), samples.end());
+      size_t n = samples.size();
+      double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+      std::printf("%s,%s,%.9g,%d,%zu\n", c.kernel.c_str(), c.params.c_str(), median, launches, n);
+    }
+    std::fflush(stdout);
+    CU(cuCtxSynchronize());
+    for (CUdeviceptr p : ptrs) CU(cuMemFree(p));
   }
-  CHECK(cuMemFree(in));
-  CHECK(cuMemFree(out));
-  CHECK(cuModuleUnload(module));
-  CHECK(cuDevicePrimaryCtxRelease(dev));
+  g_case = "(teardown)";
+  if (runner.blas != nullptr) BLAS(cublasDestroy(runner.blas));
+  CU(cuEventDestroy(runner.start));
+  CU(cuEventDestroy(runner.stop));
+  CU(cuModuleUnload(runner.module));
+  CU(cuDevicePrimaryCtxRelease(dev));
   return 0;
 }

@@ -1,5 +1,7 @@
 package io.busload.agent;
 
+import io.busload.agent.crosscheck.PlanFile;
+import io.busload.agent.crosscheck.Profiler;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceWorker;
 import io.busload.agent.device.Devices;
@@ -12,6 +14,10 @@ import io.busload.kernels.Catalog;
 import io.busload.kernels.Fatbin;
 import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.KernelResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +51,21 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--option", description = "Suite option name=value, for example elements=65536")
   Map<String, String> options = new LinkedHashMap<>();
 
+  @Option(names = "--plan-out", description = "Write the suite's plan, resolved for the device, to this file for the "
+      + "native cross-check (deploy/gpu/crosscheck.cu) and measure nothing")
+  Path planOut;
+
+  @Option(names = "--profile", description = "Hardware counters where ncu is on the host: run the native harness "
+      + "under ncu, one launch per case, and set sectors per request and DRAM bytes beside the model (after the "
+      + "results; on stderr unless --format table)")
+  boolean profile;
+
+  @Option(names = "--harness", description = "The native harness for --profile (default: $BUSLOAD_HARNESS)")
+  Path harness;
+
+  @Option(names = "--profile-dir", description = "Keep --profile's plan, fatbin and ncu CSV in this folder")
+  Path profileDir;
+
   @Override
   public Integer call() {
     // Resolve everything before anything is measured: a bad suite, option or device measures nothing.
@@ -65,6 +86,7 @@ final class RunCommand implements Callable<Integer> {
     RunContext context = new RunContext(null, null, Devices.hostName(), AgentVersion.get());
 
     List<KernelResult> results;
+    Plan resolved;
     try (DeviceWorker worker = new DeviceWorker(chosen)) {
       // Sizes need the device's free memory: resolved on its thread, still before anything is allocated.
       Plan plan;
@@ -76,19 +98,43 @@ final class RunCommand implements Callable<Integer> {
         }
         throw e;
       }
-      Measurement measurement = new Measurement(chosen, context, Fatbin.sha256());
-      results = worker.submit(() -> measurement.run(plan, new Progress() {
-        @Override
-        public void starting(String kernel, int completed, int total) {
-          LOG.info("{} {}/{}: {} on {}", plan.suite(), completed + 1, total, kernel, chosen.info().name());
+      resolved = plan;
+      if (planOut != null) {
+        // The native cross-check's input (deploy/gpu/crosscheck.cu): this device's sizes, nothing measured.
+        try {
+          Files.writeString(planOut, PlanFile.write(plan, chosen.shortId()));
+        } catch (IOException e) {
+          spec.commandLine().getErr().println("busload-agent: --plan-out " + planOut + ": " + e.getMessage());
+          return 1;
         }
-      })).join();
+        spec.commandLine().getErr().println("busload-agent: plan of " + plan.cases().size() + " cases written to "
+            + planOut + "; nothing measured");
+        results = List.of();
+      } else {
+        Measurement measurement = new Measurement(chosen, context, Fatbin.sha256());
+        results = worker.submit(() -> measurement.run(plan, new Progress() {
+          @Override
+          public void starting(String kernel, int completed, int total) {
+            LOG.info("{} {}/{}: {} on {}", plan.suite(), completed + 1, total, kernel, chosen.info().name());
+          }
+        })).join();
+      }
     } catch (java.util.concurrent.CompletionException e) {
       // The device could not even be attached (a CUDA context, the fatbin): nothing was measured.
       spec.commandLine().getErr().println("busload-agent: " + chosen.shortId() + ": " + e.getCause().getMessage());
       return 1;
     }
-    ResultPrinter.forFormat(format).print(results, spec.commandLine().getOut());
+    if (planOut == null) {
+      ResultPrinter.forFormat(format).print(results, spec.commandLine().getOut());
+    }
+    if (profile) {
+      // After the device worker let go of its context: the harness makes its own, under ncu.
+      Path binary = harness != null ? harness
+          : System.getenv("BUSLOAD_HARNESS") != null ? Path.of(System.getenv("BUSLOAD_HARNESS")) : null;
+      PrintWriter report = planOut != null || format == ResultPrinter.Format.table ? spec.commandLine().getOut()
+          : spec.commandLine().getErr();
+      Profiler.run(resolved, chosen.shortId(), binary, profileDir, report);
+    }
     // Skipped and unavailable cases are reported, not failures.
     return results.stream().allMatch(r -> r.valid() || Measurement.skipped(r)) ? 0 : 1;
   }

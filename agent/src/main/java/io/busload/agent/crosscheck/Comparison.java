@@ -1,0 +1,117 @@
+package io.busload.agent.crosscheck;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Busload's JCuda medians beside the native harness's for the same fatbin entry points (issue 3: "within 1%").
+ * Joins the agent's CSV ({@code ./busload run --format csv}: kernel, params, valid, medianSeconds) with the
+ * harness's ({@code kernel,params,median_s}) on (kernel, params).
+ *
+ * <p>Run: {@code java -cp agent.jar:lib/* io.busload.agent.crosscheck.Comparison agent.csv native.csv}; exit 1
+ * when a row is off by more than the tolerance or has no partner.
+ */
+public final class Comparison {
+  /** JCuda may differ from native CUDA C++ by this fraction of the native median. */
+  public static final double TOLERANCE = 0.01;
+
+  /**
+   * One kernel: {@code ratio} = Busload median / native median.
+   *
+   * @param note why there is no ratio (no native row, invalid in Busload), else empty
+   */
+  public record Row(String kernel, String params, double busloadSeconds, double nativeSeconds, String note) {
+    public double ratio() {
+      return busloadSeconds / nativeSeconds;
+    }
+
+    public boolean compared() {
+      return note.isEmpty();
+    }
+
+    public boolean within() {
+      return compared() && Math.abs(ratio() - 1) <= TOLERANCE;
+    }
+  }
+
+  private Comparison() {}
+
+  /** Every row of the agent's CSV in its order, joined with the harness's medians. */
+  public static List<Row> join(String agentCsv, String nativeCsv) {
+    List<List<String>> agent = Csv.parse(agentCsv);
+    List<List<String>> harness = Csv.parse(nativeCsv);
+    if (agent.isEmpty() || harness.isEmpty()) {
+      throw new IllegalArgumentException("compare: " + (agent.isEmpty() ? "the agent's" : "the native") + " CSV is empty");
+    }
+    List<String> h = harness.getFirst();
+    int nk = Csv.column(h, "kernel", "native CSV");
+    int np = Csv.column(h, "params", "native CSV");
+    int nm = Csv.column(h, "median_s", "native CSV");
+    Map<String, Double> nativeMedians = new LinkedHashMap<>();
+    for (List<String> r : harness.subList(1, harness.size())) {
+      nativeMedians.put(r.get(nk) + "|" + r.get(np), Double.parseDouble(r.get(nm)));
+    }
+    List<String> a = agent.getFirst();
+    int ak = Csv.column(a, "kernel", "agent CSV");
+    int ap = Csv.column(a, "params", "agent CSV");
+    int av = Csv.column(a, "valid", "agent CSV");
+    int am = Csv.column(a, "medianSeconds", "agent CSV");
+    int method = a.indexOf("method");
+    List<Row> rows = new ArrayList<>();
+    for (List<String> r : agent.subList(1, agent.size())) {
+      String kernel = r.get(ak);
+      String params = r.get(ap);
+      Double nativeMedian = nativeMedians.get(kernel + "|" + params);
+      boolean valid = Boolean.parseBoolean(r.get(av));
+      double busload = r.get(am).isEmpty() ? 0 : Double.parseDouble(r.get(am));
+      String note = "";
+      if (!valid || !(busload > 0)) {
+        note = "not measured by Busload" + (method >= 0 && !r.get(method).isEmpty() ? ": " + r.get(method) : "");
+      } else if (nativeMedian == null) {
+        note = "no native row";
+      } else if (!(nativeMedian > 0)) {
+        note = "native median " + nativeMedian;
+      }
+      rows.add(new Row(kernel, params, busload, nativeMedian == null ? Double.NaN : nativeMedian, note));
+    }
+    return rows;
+  }
+
+  /** A markdown table, one row per kernel, then how many are within the tolerance. */
+  public static void print(List<Row> rows, PrintWriter out) {
+    out.println("| kernel | params | Busload (JCuda) us | native us | ratio | within 1% |");
+    out.println("| --- | --- | ---: | ---: | ---: | --- |");
+    for (Row r : rows) {
+      if (r.compared()) {
+        out.println(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.4f | %s |", r.kernel(), r.params(),
+            r.busloadSeconds() * 1e6, r.nativeSeconds() * 1e6, r.ratio(), r.within() ? "yes" : "NO"));
+      } else {
+        out.println("| " + r.kernel() + " | " + r.params() + " | | | | " + r.note().replace('|', '/') + " |");
+      }
+    }
+    long compared = rows.stream().filter(Row::compared).count();
+    long within = rows.stream().filter(Row::within).count();
+    out.println(String.format(Locale.ROOT, "%d of %d compared kernels within %.0f%% (%d rows not compared)", within,
+        compared, TOLERANCE * 100, rows.size() - compared));
+    out.flush();
+  }
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 2) {
+      System.err.println("usage: Comparison agent.csv native.csv");
+      System.exit(2);
+    }
+    List<Row> rows = join(Files.readString(Path.of(args[0])), Files.readString(Path.of(args[1])));
+    print(rows, new PrintWriter(System.out, true));
+    boolean ok = rows.stream().filter(Row::compared).allMatch(Row::within)
+        && rows.stream().noneMatch(r -> r.note().equals("no native row"));
+    System.exit(ok ? 0 : 1);
+  }
+}

@@ -16,6 +16,12 @@ public record Buffer(String name, ElementType type, long elements, Role role) {
     INPUT,
     /** Poisoned (every byte 0xFF, see {@link Poison#BYTE}) before the checked launch, then checked. */
     OUTPUT,
+    /**
+     * Filled and uploaded like an input, never poisoned, and read back for the check like an output: for
+     * kernels that update in place (the particle step). Found on an H200: as an INPUT its update was never
+     * read back, so the check compared the host's own input with the reference and failed.
+     */
+    INOUT,
     /** Work space the steps use (partial sums, ...): neither filled nor poisoned. */
     SCRATCH
   }

@@ -32,7 +32,7 @@ final class CpuWorkload implements Workload {
         int index = i;
         int size = buffer.type().bytes();
         switch (buffer.role()) {
-          case INPUT -> parallel.forRange(buffer.elements(),
+          case INPUT, INOUT -> parallel.forRange(buffer.elements(),
               (from, to) -> program.fill(index, from, segment.asSlice(from * size, (to - from) * size)));
           case OUTPUT -> parallel.forRange(buffer.bytes(), (from, to) -> segment.asSlice(from, to - from).fill(Poison.BYTE));
           case SCRATCH -> { }

@@ -59,7 +59,7 @@ final class CudaWorkload implements Workload {
         MemorySegment segment = arena.allocate(buffer.bytes(), 64);
         host.add(segment);
         switch (buffer.role()) {
-          case INPUT -> upload(i, segment);
+          case INPUT, INOUT -> upload(i, segment);
           case OUTPUT -> Cuda.check(JCudaDriver.cuMemsetD8(pointers.get(i), Poison.BYTE, buffer.bytes()),
               "cuMemsetD8", buffer.name(), "0xFF", "count=" + buffer.bytes());
           case SCRATCH -> { }

@@ -24,8 +24,20 @@ final class GpuConditions {
     List<String> state;
     List<String> apps;
     try {
+      // Both at once: each nvidia-smi call pays the driver query's latency, four of them a case (issue 3: 90 s).
+      var appsLater = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return run("nvidia-smi", QUERY_APPS, "--format=csv,noheader,nounits", "-i", gpu);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
       state = run("nvidia-smi", QUERY_GPU, "--format=csv,noheader,nounits", "-i", gpu);
-      apps = run("nvidia-smi", QUERY_APPS, "--format=csv,noheader,nounits", "-i", gpu);
+      try {
+        apps = appsLater.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+      }
     } catch (IOException e) {
       return Conditions.notRecorded(e.getMessage().contains("error=2") || e.getMessage().contains("error: 2 ") ? "nvidia-smi not found" : "nvidia-smi: " + e.getMessage());
     }

@@ -35,7 +35,7 @@ final class Harness {
       Buffer buffer = declared.get(b);
       MemorySegment segment = arena.allocate(buffer.bytes(), 64);
       switch (buffer.role()) {
-        case INPUT -> {
+        case INPUT, INOUT -> {
           long half = buffer.elements() / 2;
           int size = buffer.type().bytes();
           program.fill(b, half, segment.asSlice(half * size));

@@ -213,7 +213,7 @@ static void fill_buffer(CUdeviceptr p, const BufferSpec& b, unsigned long long s
     CU(cuMemsetD8(p, 0xFF, b.bytes));  // the agent's poison
     return;
   }
-  if (b.role != "input") return;  // scratch: left as allocated, as the agent does
+  if (b.role != "input" && b.role != "inout") return;  // scratch: left as allocated, as the agent does
   if (b.fill == "iota" || b.fill == "permutation") {
     if (b.type != "int32") {
       std::fprintf(stderr, "crosscheck: %s: %s fill of %s buffer %s: only int32 indices are known\n", g_case.c_str(),

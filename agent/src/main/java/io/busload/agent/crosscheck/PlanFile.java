@@ -22,8 +22,9 @@ import java.util.Map;
  * busload-plan 1 SUITE DEVICE
  * case KERNEL PARAMS                 (PARAMS exactly as the CSV's params column: size=67108864;stride=4)
  * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL
- *                                    (ROLE input, output or scratch; FILL random, iota, permutation for
- *                                     inputs ({@link Program#fillHint}), poison for outputs, none for scratch)
+ *                                    (ROLE input, inout, output or scratch; FILL random, iota, permutation
+ *                                     for inputs and inouts ({@link Program#fillHint}), poison for outputs,
+ *                                     none for scratch)
  * kernel ENTRY GX GY GZ BX BY BZ SHARED NARGS ARG...
  *                                    (ARG buf:I, i32:V, i64:V, f32:0xBITS, f64:0xBITS: exact, in C order)
  * copy DST SRC BYTES                 (cuMemcpyDtoDAsync)

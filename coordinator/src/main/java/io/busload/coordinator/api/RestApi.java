@@ -42,7 +42,7 @@ public final class RestApi {
   static final int MAX_RESULT_LIMIT = 1_000_000;
   static final int DEFAULT_SWEEP_LIMIT = 100;
   /** Rows read per store call while streaming results. */
-  static final int PAGE = 500;
+  static final int PAGE = 2000;
   private static final String JSON = "application/json";
   private static final String CSV = "text/csv; charset=utf-8";
 

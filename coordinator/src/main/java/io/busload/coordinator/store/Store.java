@@ -650,8 +650,8 @@ public final class Store implements AutoCloseable {
       args.add(timestamp(query.to()));
     }
     if (after != null) {
-      sql.append(" AND (measured_at < ? OR (measured_at = ? AND id < ?))");
-      args.add(timestamp(after.measuredAt()));
+      // A row comparison, not an OR: PostgreSQL turns it into an index range, so page n costs what page 1 does.
+      sql.append(" AND (measured_at, id) < (?, ?)");
       args.add(timestamp(after.measuredAt()));
       args.add(after.id());
     }

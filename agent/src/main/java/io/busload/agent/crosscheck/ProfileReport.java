@@ -93,7 +93,7 @@ public final class ProfileReport {
           break;
         }
         NcuCsv.Launch launch = launches.get(next++);
-        if (!launch.kernelName().startsWith(entry)) {
+        if (!sameKernel(launch.kernelName(), entry)) {
           problems.add(kernel + " " + params + ": expected " + entry + ", ncu launch " + launch.id() + " is "
               + launch.kernelName() + "; the remaining launches are not matched");
           return new Report(rows, problems);
@@ -108,6 +108,11 @@ public final class ProfileReport {
       problems.add((launches.size() - next) + " ncu launches beyond the plan's kernel steps were not matched");
     }
     return new Report(rows, problems);
+  }
+
+  /** ncu names an {@code extern "C"} entry point as it is, a C++ one with its parameter list. */
+  static boolean sameKernel(String ncuName, String entryPoint) {
+    return ncuName.equals(entryPoint) || ncuName.startsWith(entryPoint + "(");
   }
 
   static Row row(String kernel, String params, Program program, List<NcuCsv.Launch> launches) {

@@ -114,6 +114,13 @@ class ProfileReportTest {
   }
 
   @Test
+  void sameKernel_longerEntryPointWithTheSamePrefix_notTheSame() {
+    assertThat(ProfileReport.sameKernel("busload_typed_copy_f32x2", "busload_typed_copy_f32")).isFalse();
+    assertThat(ProfileReport.sameKernel("busload_typed_copy_f32", "busload_typed_copy_f32")).isTrue();
+    assertThat(ProfileReport.sameKernel("busload_k(float *, long long)", "busload_k")).isTrue();
+  }
+
+  @Test
   void print_flaggedRow_saysFlag() {
     StringWriter text = new StringWriter();
 

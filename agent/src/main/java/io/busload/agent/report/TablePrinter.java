@@ -52,6 +52,7 @@ public final class TablePrinter implements ResultPrinter {
     out.println("GB/s = 1e9 bytes/s of useful bytes read + written per launch / median seconds per launch;");
     out.println("of memcpy = fraction of the memcpy-d2d bandwidth measured in this run; of peak = fraction of the");
     out.println("theoretical peak (memory clock x bus width x 2); skip = skipped or unavailable on this device.");
+    printPercentOfCublas(results, out);
     out.println("method:");
     for (KernelResult r : results) {
       if (!skippedOrInvalid(r)) {
@@ -67,5 +68,18 @@ public final class TablePrinter implements ResultPrinter {
 
   private static String percent(Optional<Double> fraction) {
     return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
+  }
+
+  /** Issue 3: each matmul variant as a percentage of cuBLAS on the same device at the same size. */
+  private static void printPercentOfCublas(List<KernelResult> results, PrintWriter out) {
+    var rows = io.busload.kernels.matmul.PercentOfCublas.of(results.stream()
+        .filter(r -> r.kernel().startsWith("matmul-"))
+        .map(r -> new io.busload.kernels.matmul.PercentOfCublas.Timed(r.kernel(),
+            r.device().id() + " " + CsvPrinter.params(r.params()), r.valid(), r.medianSeconds()))
+        .toList());
+    if (!rows.isEmpty()) {
+      out.println("matmul, % of cuBLAS (100 x cuBLAS time / kernel time, same device and size):");
+      io.busload.kernels.matmul.PercentOfCublas.format(rows).forEach(line -> out.println("  " + line));
+    }
   }
 }

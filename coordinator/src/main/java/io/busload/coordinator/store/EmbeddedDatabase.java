@@ -22,6 +22,10 @@ final class EmbeddedDatabase implements AutoCloseable {
           .setDataDirectory(dataDir.resolve("postgres"))
           .setCleanDataDirectory(false)
           .setServerConfig("listen_addresses", "127.0.0.1")
+          // The library starts PostgreSQL with -F (fsync off) and synchronous_commit=off, fine for throwaway test
+          // databases; here an ack tells the agent to forget, so a commit must be on disk first.
+          .setServerConfig("fsync", "on")
+          .setServerConfig("synchronous_commit", "on")
           .start());
     } catch (IOException e) {
       throw new IllegalStateException("cannot start the embedded PostgreSQL in " + dataDir + ": " + e.getMessage(), e);

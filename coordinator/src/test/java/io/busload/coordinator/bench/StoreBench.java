@@ -59,7 +59,9 @@ public final class StoreBench {
     int storedTotal = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
     int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
     Path dir = Files.createTempDirectory("busload-bench");
-    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("pg")).start()) {
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("pg"))
+        // Durable like production: the library's defaults (fsync off, synchronous_commit off) would flatter ingest.
+        .setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").start()) {
       DatabaseSettings database = new DatabaseSettings(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
       String name = "busload-bench-" + UUID.randomUUID();
       int port = freePort();
@@ -75,8 +77,14 @@ public final class StoreBench {
       }
       agent.eventBus().<Ack>request(Addresses.AGENT_HELLO, new AgentHello(Protocol.SCHEMA_VERSION, "bench-agent",
           "bench-host", "0.1.0", "fatbin-abc", devices, Instant.now())).await(30, TimeUnit.SECONDS);
-      System.out.printf("machine: %d cores, JVM max heap %d MiB, PostgreSQL %s%n",
-          Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, "18 (embedded)");
+      try (var c = java.sql.DriverManager.getConnection(database.jdbcUrl(), "postgres", "postgres");
+          var rs = c.createStatement().executeQuery("SELECT version(), current_setting('fsync'),"
+              + " current_setting('synchronous_commit')")) {
+        rs.next();
+        System.out.printf("machine: %d cores, JVM max heap %d MiB; %s; fsync=%s synchronous_commit=%s%n",
+            Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+            rs.getString(1).replaceAll(" on .*", ""), rs.getString(2), rs.getString(3));
+      }
 
       ingest(agent, devices, Math.min(20_000, ingestCount), inFlight, "warm-up");
       ingest(agent, devices, ingestCount, inFlight, "ingest");

@@ -58,6 +58,7 @@ echo "native harness: exit $?, $(($(wc -l < "$OUT/native.csv") - 1)) rows"
   | tee "$OUT/ratios.md"
 
 # 5. Hardware counters: the harness once per case under ncu, beside the model (last: the longest and optional).
+if [[ -n "${BUSLOAD_NO_PROFILE:-}" ]]; then echo "profile: skipped (BUSLOAD_NO_PROFILE)"; exit 0; fi
 timeout 300 ./busload run --suite coalescing --device cuda:0 --plan-out "$WORK/plan-profile.txt" --profile \
   --harness "$HARNESS" --profile-dir "$WORK/profile" > "$OUT/profile.md" 2>&1
 echo "profile: exit $?"; tail -3 "$OUT/profile.md"

@@ -17,6 +17,13 @@ public abstract class CopyFamily implements Family {
   public static final long MAX_SIZE = 1L << 40;
   /** Default bytes touched by one launch on a GPU: 2^26 fp32 in and out, well above H100/H200 L2 (50/60 MB). */
   public static final long GPU_TOUCHED_BYTES = 512L << 20;
+  /**
+   * Most a default case allocates: float4 at stride 32 allocated 8.6 GB to touch 512 MiB, and filling,
+   * uploading and checking it cost seconds of the 90 s suite budget on an H100 host. 4 GiB keeps every fp32
+   * case as measured in docs/results and still touches at least 200 MB (four times the L2).
+   */
+  static final long MAX_DEFAULT_ALLOCATION = 4L << 30;
+
   /** Default bytes touched on a CPU: 2^20 fp32 in and out, a suite in seconds. */
   public static final long CPU_TOUCHED_BYTES = 8L << 20;
 
@@ -52,7 +59,7 @@ public abstract class CopyFamily implements Family {
     if (n * touchedPerElement < target) {
       n *= 2;
     }
-    while (n > 1 && build(kernelCase, n).deviceBytes() > limits.defaultBudgetBytes()) {
+    while (n > 1 && build(kernelCase, n).deviceBytes() > Math.min(limits.defaultBudgetBytes(), MAX_DEFAULT_ALLOCATION)) {
       n /= 2;
     }
     return n;

@@ -181,18 +181,25 @@ public final class Gather implements Family {
       MemorySegment out = host.get(OUT);
       RandomFloats in = input();
       Permutation permutation = new Permutation(n, Families.SEED + IDX);
-      Check.Collector collector = new Check.Collector();
-      for (long i = 0; i < n; i++) {
-        long j = variant.random ? permutation.apply(i) : i;
-        long outIndex = variant.gather ? i : j;
-        float expected = in.get(variant.gather ? j : i);
-        float actual = out.getAtIndex(JAVA_FLOAT, outIndex);
-        if (!Families.same(expected, actual)) {
-          collector.mismatch("out[" + outIndex + "]: expected " + expected + ", got " + Families.describe(actual));
+      // Parallel parts, merged in order: 2^26 Feistel rounds and generator calls took seconds serially.
+      int parts = (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), n / 65536));
+      List<Check> checks = java.util.stream.IntStream.range(0, parts).parallel().mapToObj(p -> {
+        Check.Collector collector = new Check.Collector();
+        long from = n * p / parts;
+        long to = n * (p + 1) / parts;
+        for (long i = from; i < to; i++) {
+          long j = variant.random ? permutation.apply(i) : i;
+          long outIndex = variant.gather ? i : j;
+          float expected = in.get(variant.gather ? j : i);
+          float actual = out.getAtIndex(JAVA_FLOAT, outIndex);
+          if (!Families.same(expected, actual)) {
+            collector.mismatch("out[" + outIndex + "]: expected " + expected + ", got " + Families.describe(actual));
+          }
         }
-      }
-      collector.checked(n);
-      return collector.result();
+        collector.checked(to - from);
+        return collector.result();
+      }).toList();
+      return Check.merge(checks);
     }
 
     /** Each thread walks its range of i, reading idx[i] from the buffer, as the kernel does. */

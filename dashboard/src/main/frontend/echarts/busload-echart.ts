@@ -1,18 +1,20 @@
 // Browser half of io.busload.dashboard.echarts.ECharts: a custom element owning one ECharts instance.
 // Only the chart types and components the dashboard uses are registered, to keep the bundle small.
 import * as echarts from 'echarts/core';
-import { LineChart } from 'echarts/charts';
+import { BarChart, BoxplotChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkLineComponent,
+  MarkPointComponent,
   TitleComponent,
   TooltipComponent,
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, DataZoomComponent,
-  CanvasRenderer]);
+echarts.use([LineChart, BarChart, BoxplotChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent,
+  MarkPointComponent, TitleComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
 
 type Point = [number, number];
 type Option = echarts.EChartsCoreOption;

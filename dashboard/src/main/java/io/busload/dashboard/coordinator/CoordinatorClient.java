@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -60,16 +61,109 @@ public class CoordinatorClient {
         new TypeReference<>() {});
   }
 
+  public List<KernelResult> results(ResultQuery query) {
+    return read(get("api/results?" + query.queryString()), new TypeReference<>() {});
+  }
+
+  /** The results as the coordinator streams them, {@code format} json or csv, for a download. */
+  public InputStream export(ResultQuery query, String format) {
+    HttpRequest request = HttpRequest.newBuilder(base.resolve("api/results?" + query.queryString() + "&format="
+        + URLEncoder.encode(format, StandardCharsets.UTF_8))).GET().build();
+    try {
+      HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      if (response.statusCode() / 100 != 2) {
+        byte[] body = response.body().readAllBytes();
+        throw new CoordinatorException(request.method() + " " + request.uri().getPath() + " was refused ("
+            + response.statusCode() + "): " + new String(body, StandardCharsets.UTF_8));
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new CoordinatorException("the coordinator at " + base + " is unreachable (" + describe(e) + ")", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinatorException("interrupted while asking the coordinator at " + base, e);
+    }
+  }
+
+  public List<Device> devices() {
+    return read(get("api/devices"), new TypeReference<>() {});
+  }
+
+  /** Runs, newest first; {@code state} and {@code device} may be null. */
+  public List<Run> runs(String state, String device, int limit) {
+    StringBuilder path = new StringBuilder("api/runs?limit=").append(limit);
+    if (state != null) {
+      path.append("&state=").append(URLEncoder.encode(state, StandardCharsets.UTF_8));
+    }
+    if (device != null) {
+      path.append("&device=").append(URLEncoder.encode(device, StandardCharsets.UTF_8));
+    }
+    return read(get(path.toString()), new TypeReference<>() {});
+  }
+
+  public Optional<Run> run(String runId) {
+    HttpRequest request = get("api/runs/" + URLEncoder.encode(runId, StandardCharsets.UTF_8));
+    if (send(request).statusCode() == 404) {
+      return Optional.empty();
+    }
+    return Optional.of(read(request, new TypeReference<>() {}));
+  }
+
+  /** Regressions and improvements, newest first; {@code device} and {@code kernel} may be null. */
+  public List<Change> changes(String device, String kernel, int limit) {
+    StringBuilder path = new StringBuilder("api/regressions?limit=").append(limit);
+    if (device != null) {
+      path.append("&device=").append(URLEncoder.encode(device, StandardCharsets.UTF_8));
+    }
+    if (kernel != null) {
+      path.append("&kernel=").append(URLEncoder.encode(kernel, StandardCharsets.UTF_8));
+    }
+    return read(get(path.toString()), new TypeReference<>() {});
+  }
+
+  public List<Schedule> schedules() {
+    return read(get("api/schedules"), new TypeReference<>() {});
+  }
+
+  public Schedule createSchedule(ScheduleInput input) {
+    return read(withBody("POST", "api/schedules", input), new TypeReference<>() {});
+  }
+
+  public Schedule updateSchedule(String id, ScheduleInput input) {
+    return read(withBody("PUT", "api/schedules/" + encode(id), input), new TypeReference<>() {});
+  }
+
+  public Schedule pauseSchedule(String id, boolean paused) {
+    return read(withBody("POST", "api/schedules/" + encode(id) + (paused ? "/pause" : "/resume"), null),
+        new TypeReference<>() {});
+  }
+
+  public void deleteSchedule(String id) {
+    HttpRequest request = HttpRequest.newBuilder(base.resolve("api/schedules/" + encode(id))).timeout(TIMEOUT)
+        .DELETE().build();
+    HttpResponse<byte[]> response = send(request);
+    if (response.statusCode() / 100 != 2) {
+      throw new CoordinatorException(refusal(request, response));
+    }
+  }
+
   /** Starts a sweep of {@code suite} on every online device. */
   public SweepStarted startSweep(String suite) {
-    byte[] body = JsonCodec.toJson(Map.of("suite", suite));
-    HttpRequest request = HttpRequest.newBuilder(base.resolve("api/sweeps"))
+    return read(withBody("POST", "api/sweeps", Map.of("suite", suite)), new TypeReference<>() {});
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  private HttpRequest withBody(String method, String path, Object body) {
+    return HttpRequest.newBuilder(base.resolve(path))
         .timeout(TIMEOUT)
         .header("Content-Type", "application/json")
         .header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(JsonCodec.toJson(body)))
         .build();
-    return read(request, new TypeReference<>() {});
   }
 
   private HttpRequest get(String path) {

@@ -6,13 +6,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /** One table row per device (an agent without devices still gets a row, so it does not vanish from view). */
 public final class FleetRows {
 
   /** What the fleet table shows for one device of one agent. */
   public record Row(String agentId, String host, String agentVersion, boolean online, Instant lastSeen,
-      String deviceId, String deviceName, String kind, String fingerprint, String now) {
+      String deviceId, String deviceName, String kind, String fingerprint, String now, String runId,
+      double progress, int queued) {
 
     public String state() {
       return online ? "online" : "offline";
@@ -22,18 +24,33 @@ public final class FleetRows {
   private FleetRows() {}
 
   public static List<Row> of(List<Agent> agents) {
+    return of(agents, Map.of());
+  }
+
+  /** With {@code queued}: how many runs wait per device id (runs in state QUEUED). */
+  public static List<Row> of(List<Agent> agents, Map<String, Integer> queued) {
     List<Row> rows = new ArrayList<>();
     agents.stream().sorted(Comparator.comparing(Agent::agentId)).forEach(agent -> {
       if (agent.devices().isEmpty()) {
         rows.add(new Row(agent.agentId(), agent.host(), agent.agentVersion(), agent.online(), agent.lastSeen(),
-            "", "no devices reported", "", "", agent.online() ? "idle" : "unreachable"));
+            "", "no devices reported", "", "", agent.online() ? "idle" : "unreachable", null, 0, 0));
       }
       for (AgentDevice device : agent.devices()) {
         rows.add(new Row(agent.agentId(), agent.host(), agent.agentVersion(), agent.online(), agent.lastSeen(),
-            device.id(), device.name(), device.kind(), device.fingerprint(), now(agent, device)));
+            device.id(), device.name(), device.kind(), device.fingerprint(), now(agent, device),
+            agent.online() ? device.runId() : null, progress(agent, device), queued.getOrDefault(device.id(), 0)));
       }
     });
     return rows;
+  }
+
+  /** The share of the current run done, 0 to 1; 0 when idle, offline or not yet counted. */
+  static double progress(Agent agent, AgentDevice device) {
+    if (!agent.online() || !device.busy() || device.completed() == null || device.total() == null
+        || device.total() <= 0) {
+      return 0;
+    }
+    return Math.min(1, Math.max(0, device.completed() / (double) device.total()));
   }
 
   /** What a device runs now, in words; an offline agent's last known run is not claimed as current. */

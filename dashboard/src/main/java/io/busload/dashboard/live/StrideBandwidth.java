@@ -37,15 +37,53 @@ public final class StrideBandwidth {
     /** A new series or a new sweep: send the whole option again. */
     record Redraw() implements Change {}
 
-    /** One point for a series the chart already has. */
-    record Point(String seriesId, double stride, double gigabytesPerSecond) implements Change {}
+    /**
+     * One point for a series the chart already has, with its spread: the band's lower edge (slowest sample) and
+     * its height (fastest minus slowest), both in GB/s.
+     */
+    record Point(String seriesId, double stride, double gigabytesPerSecond, double bandLow, double bandHeight)
+        implements Change {
+      /** The series that draws the band's lower edge; its upper edge is stacked on it. */
+      public String lowId() {
+        return seriesId + LOW;
+      }
+
+      public String bandId() {
+        return seriesId + BAND;
+      }
+    }
   }
 
-  private record Series(String id, String name, TreeMap<Double, Double> points) {}
+  private record Series(String id, String name, String deviceId, TreeMap<Double, double[]> points) {}
 
+  /** A device's two ceilings in GB/s: memcpy timed in the same sweep (null until seen) and the theoretical peak. */
+  private record Ceilings(String deviceName, Double memcpy, double peak) {}
+
+  static final String LOW = "#low";
+  static final String BAND = "#band";
+  static final String MEMCPY_KERNEL = "memcpy-d2d";
+
+  private final String axisParam;
+  private final String title;
+  private final String axisName;
+  private final boolean logAxis;
+  private final Map<String, Ceilings> ceilings = new LinkedHashMap<>();
   private String sweepId;
   private Instant newest;
   private final Map<String, Series> series = new LinkedHashMap<>();
+
+  /** Bandwidth against stride, on a log-2 axis. */
+  public StrideBandwidth() {
+    this("stride", "Bandwidth against stride", "stride (elements)", true);
+  }
+
+  /** Bandwidth against the numeric parameter {@code axisParam} (offset, say). */
+  public StrideBandwidth(String axisParam, String title, String axisName, boolean logAxis) {
+    this.axisParam = axisParam;
+    this.title = title;
+    this.axisName = axisName;
+    this.logAxis = logAxis;
+  }
 
   public static double gigabytesPerSecond(double bytesPerSecond) {
     return BigDecimal.valueOf(bytesPerSecond / 1e9).setScale(DECIMALS, RoundingMode.HALF_EVEN).doubleValue();
@@ -53,14 +91,19 @@ public final class StrideBandwidth {
 
   /** The stride a result was measured at, when it has a positive numeric {@code stride} parameter. */
   public static OptionalDouble stride(KernelResult result) {
-    Object value = result.params().get("stride");
-    if (value instanceof Number number && number.doubleValue() > 0) {
+    return parameter(result, "stride", true);
+  }
+
+  /** A numeric parameter of a result; positive only when {@code positive}. */
+  static OptionalDouble parameter(KernelResult result, String name, boolean positive) {
+    Object value = result.params().get(name);
+    if (value instanceof Number number && (!positive || number.doubleValue() > 0) && number.doubleValue() >= 0) {
       return OptionalDouble.of(number.doubleValue());
     }
     if (value instanceof String text) {
       try {
         double parsed = Double.parseDouble(text);
-        return parsed > 0 ? OptionalDouble.of(parsed) : OptionalDouble.empty();
+        return parsed > 0 || (!positive && parsed == 0) ? OptionalDouble.of(parsed) : OptionalDouble.empty();
       } catch (NumberFormatException e) {
         return OptionalDouble.empty();
       }
@@ -81,6 +124,7 @@ public final class StrideBandwidth {
     this.sweepId = sweepId;
     this.newest = null;
     series.clear();
+    ceilings.clear();
     List<KernelResult> ordered = new ArrayList<>(results);
     ordered.sort(Comparator.comparing(KernelResult::measuredAt, Comparator.nullsFirst(Comparator.naturalOrder())));
     ordered.forEach(this::add);
@@ -99,9 +143,10 @@ public final class StrideBandwidth {
     if (result.bandwidth() == null) {
       return new Change.Ignored("no bandwidth: the result is invalid");
     }
-    OptionalDouble stride = stride(result);
-    if (stride.isEmpty()) {
-      return new Change.Ignored("no positive numeric stride parameter");
+    boolean memcpy = MEMCPY_KERNEL.equals(result.kernel());
+    OptionalDouble stride = parameter(result, axisParam, logAxis);
+    if (stride.isEmpty() && !memcpy) {
+      return new Change.Ignored("no " + (logAxis ? "positive " : "") + "numeric " + axisParam + " parameter");
     }
     boolean reset = false;
     if (sweepId == null && series.isEmpty()) {
@@ -117,15 +162,37 @@ public final class StrideBandwidth {
       newest = result.measuredAt();
     }
     double gbps = gigabytesPerSecond(result.bandwidth());
+    String device = result.device().id();
+    Ceilings known = ceilings.get(device);
+    double peak = gigabytesPerSecond(result.device().theoreticalPeakBytesPerSecond());
+    Ceilings now = new Ceilings(result.device().name(),
+        memcpy ? Double.valueOf(gbps) : known == null ? null : known.memcpy(), peak);
+    boolean newCeiling = !now.equals(known);
+    ceilings.put(device, now);
+    if (memcpy) {
+      return newCeiling || reset ? new Change.Redraw() : new Change.Ignored("memcpy ceiling unchanged");
+    }
+    // Spread as bandwidth: the fastest sample (min seconds) and the slowest (max seconds).
+    double low = result.maxSeconds() > 0 ? gigabytesPerSecond(result.bytes() / result.maxSeconds()) : gbps;
+    double high = result.minSeconds() > 0 ? gigabytesPerSecond(result.bytes() / result.minSeconds()) : gbps;
+    double height = ChartRound.height(low, high);
     String id = seriesId(result);
     Series line = series.get(id);
     boolean added = line == null;
     if (added) {
-      line = new Series(id, seriesName(result), new TreeMap<>());
+      line = new Series(id, seriesName(result), device, new TreeMap<>());
       series.put(id, line);
     }
-    line.points().put(stride.getAsDouble(), gbps);
-    return reset || added ? new Change.Redraw() : new Change.Point(id, stride.getAsDouble(), gbps);
+    line.points().put(stride.getAsDouble(), new double[] {gbps, low, height});
+    return reset || added || newCeiling ? new Change.Redraw()
+        : new Change.Point(id, stride.getAsDouble(), gbps, low, height);
+  }
+
+  /** GB/s differences rounded like the figures, so a band never shows float noise. */
+  private static final class ChartRound {
+    static double height(double low, double high) {
+      return BigDecimal.valueOf(Math.max(0, high - low)).setScale(DECIMALS, RoundingMode.HALF_EVEN).doubleValue();
+    }
   }
 
   public String sweepId() {
@@ -136,23 +203,34 @@ public final class StrideBandwidth {
     return series.values().stream().mapToInt(s -> s.points().size()).sum();
   }
 
-  /** The whole chart as an ECharts option: title, named axes with units, legend, exact figures in tooltips. */
+  /** Results of a kernel measured at an axis value, for a caller that wants the main lines only. */
+  public static boolean isMainSeries(String seriesId) {
+    return !seriesId.endsWith(LOW) && !seriesId.endsWith(BAND) && !seriesId.startsWith("ceiling|");
+  }
+
+  /**
+   * The whole chart as an ECharts option: title, named axes with units, legend, exact figures in tooltips; per
+   * device and kernel a line with its spread as a band (same legend entry), per device both ceilings as dashed
+   * lines.
+   */
   public ObjectNode option() {
     ObjectNode option = JSON.createObjectNode();
     option.putObject("title")
-        .put("text", "Bandwidth against stride")
+        .put("text", title)
         .put("subtext", sweepId == null ? "no sweep yet" : "sweep " + sweepId);
     option.putObject("tooltip")
         .put("trigger", "item")
-        .put("formatter", "{a}<br/>stride {@[0]}: <b>{@[1]} GB/s</b>");
+        .put("formatter", "{a}<br/>" + axisParam + " {@[0]}: <b>{@[1]} GB/s</b>");
     option.putObject("legend").put("type", "scroll").put("bottom", 0);
     option.putObject("grid").put("left", 80).put("right", 40).put("top", 80).put("bottom", 80);
-    option.putObject("xAxis")
-        .put("type", "log")
-        .put("logBase", 2)
-        .put("name", "stride (elements)")
+    ObjectNode x = option.putObject("xAxis")
+        .put("type", logAxis ? "log" : "value")
+        .put("name", axisName)
         .put("nameLocation", "middle")
         .put("nameGap", 30);
+    if (logAxis) {
+      x.put("logBase", 2);
+    }
     option.putObject("yAxis")
         .put("type", "value")
         .put("name", "bandwidth (GB/s, useful bytes read + written)")
@@ -166,8 +244,55 @@ public final class StrideBandwidth {
           .put("type", "line")
           .put("showSymbol", true);
       ArrayNode data = node.putArray("data");
-      line.points().forEach((stride, gbps) -> data.addArray().add(stride).add(gbps));
+      line.points().forEach((at, figures) -> data.addArray().add(at).add(figures[0]));
     }
+    for (Series line : series.values()) {
+      band(lines, line, line.id() + LOW, 1, false);
+      band(lines, line, line.id() + BAND, 2, true);
+    }
+    double from = series.values().stream().mapToDouble(s -> s.points().firstKey()).min().orElse(logAxis ? 1 : 0);
+    double to = series.values().stream().mapToDouble(s -> s.points().lastKey()).max().orElse(logAxis ? 32 : 32);
+    ceilings.forEach((device, c) -> {
+      if (c.memcpy() != null) {
+        ceiling(lines, "ceiling|memcpy|" + device, "memcpy ceiling, " + c.deviceName() + " (" + device + ")",
+            c.memcpy(), from, to);
+      }
+      if (c.peak() > 0) {
+        ceiling(lines, "ceiling|peak|" + device, "theoretical peak, " + c.deviceName() + " (" + device + ")",
+            c.peak(), from, to);
+      }
+    });
     return option;
+  }
+
+  /** Half of a band: the lower edge (invisible) or the height stacked on it (filled); no tooltip of its own. */
+  private static void band(ArrayNode lines, Series line, String id, int figure, boolean filled) {
+    ObjectNode node = lines.addObject()
+        .put("id", id)
+        .put("name", line.name())
+        .put("type", "line")
+        .put("stack", line.id())
+        .put("showSymbol", false)
+        .put("silent", true);
+    node.putObject("lineStyle").put("opacity", 0);
+    node.putObject("tooltip").put("show", false);
+    if (filled) {
+      node.putObject("areaStyle").put("opacity", 0.2);
+    }
+    ArrayNode data = node.putArray("data");
+    line.points().forEach((at, figures) -> data.addArray().add(at).add(figures[figure]));
+  }
+
+  private static void ceiling(ArrayNode lines, String id, String name, double gbps, double from, double to) {
+    ObjectNode node = lines.addObject()
+        .put("id", id)
+        .put("name", name)
+        .put("type", "line")
+        .put("showSymbol", false);
+    node.putObject("lineStyle").put("type", "dashed").put("width", 1);
+    node.putObject("tooltip").put("formatter", "{a}: <b>{@[1]} GB/s</b>");
+    ArrayNode data = node.putArray("data");
+    data.addArray().add(from).add(gbps);
+    data.addArray().add(to == from ? from + 1 : to).add(gbps);
   }
 }

@@ -32,7 +32,7 @@ class StrideBandwidthTest {
         stride("s1", GPU, 1, 3.0e12, T0.plusSeconds(1))));
 
     JsonNode series = chart.option().get("series");
-    assertThat(series).hasSize(2);
+    assertThat(series).filteredOn(s -> StrideBandwidth.isMainSeries(s.get("id").asText())).hasSize(2);
     assertThat(series.get(0).get("name").asText()).contains("CPU: Test", "host-a/cpu");
     assertThat(series.get(0).get("data").toString()).isEqualTo("[[1.0,8.0],[4.0,2.0]]");
     assertThat(series.get(1).get("data").toString()).isEqualTo("[[1.0,3000.0]]");
@@ -63,7 +63,7 @@ class StrideBandwidthTest {
     StrideBandwidth.Change second = chart.add(stride("s1", GPU, 2, 1.5e12, T0.plusSeconds(1)));
 
     assertThat(first).isInstanceOf(StrideBandwidth.Change.Redraw.class);
-    assertThat(second).isEqualTo(new StrideBandwidth.Change.Point("host-b/cuda:0|stride-copy-fp32", 2, 1500.0));
+    assertThat(second).isEqualTo(new StrideBandwidth.Change.Point("host-b/cuda:0|stride-copy-fp32", 2, 1500.0, 1500.0, 0.0));
     assertThat(chart.sweepId()).isEqualTo("s1");
   }
 
@@ -86,7 +86,8 @@ class StrideBandwidthTest {
 
     assertThat(change).isInstanceOf(StrideBandwidth.Change.Redraw.class);
     assertThat(chart.sweepId()).isEqualTo("s2");
-    assertThat(chart.option().get("series")).hasSize(1);
+    assertThat(chart.option().get("series")).filteredOn(s -> StrideBandwidth.isMainSeries(s.get("id").asText()))
+        .hasSize(1);
     assertThat(chart.option().at("/title/subtext").asText()).isEqualTo("sweep s2");
   }
 
@@ -110,5 +111,27 @@ class StrideBandwidthTest {
     assertThat(option.at("/yAxis/name").asText()).contains("GB/s");
     assertThat(option.has("legend")).isTrue();
     assertThat(option.at("/tooltip/formatter").asText()).contains("{@[1]} GB/s");
+  }
+
+  @Test
+  void option_resultWithSpreadAndMemcpy_bandAroundTheLineAndBothCeilings() {
+    StrideBandwidth chart = new StrideBandwidth();
+    KernelResult wide = Results.result("s1", GPU, "stride-copy-fp32", java.util.Map.of("stride", 2), true, 2e12, T0);
+    KernelResult spread = new KernelResult(wide.schemaVersion(), wide.id(), wide.runId(), wide.sweepId(),
+        wide.agentId(), wide.agentVersion(), wide.fatbinHash(), wide.device(), wide.suite(), wide.kernel(),
+        wide.params(), true, List.of(), wide.medianSeconds(), wide.bytes() / 2.5e12, wide.bytes() / 1.5e12, 0.5,
+        wide.samples(), 10, 3, wide.bytesRead(), wide.bytesWritten(), wide.bytes(), 2e12, "m", T0);
+    chart.add(spread);
+    chart.add(Results.result("s1", GPU, "memcpy-d2d", java.util.Map.of(), true, 4e12, T0.plusSeconds(1)));
+
+    JsonNode series = chart.option().get("series");
+
+    assertThat(series.findValuesAsText("id")).containsExactly("host-b/cuda:0|stride-copy-fp32",
+        "host-b/cuda:0|stride-copy-fp32#low", "host-b/cuda:0|stride-copy-fp32#band", "ceiling|memcpy|host-b/cuda:0",
+        "ceiling|peak|host-b/cuda:0");
+    assertThat(series.get(1).get("data").toString()).isEqualTo("[[2.0,1500.0]]");
+    assertThat(series.get(2).get("data").toString()).isEqualTo("[[2.0,1000.0]]");
+    assertThat(series.get(3).at("/data/0/1").asDouble()).isEqualTo(4000.0);
+    assertThat(series.get(4).at("/data/0/1").asDouble()).isEqualTo(4900.0);
   }
 }

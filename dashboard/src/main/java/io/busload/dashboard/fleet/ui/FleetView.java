@@ -5,27 +5,39 @@ import com.vaadin.flow.component.DetachEvent;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.progressbar.ProgressBar;
+import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
+import com.vaadin.flow.server.auth.AnonymousAllowed;
 import com.vaadin.flow.shared.Registration;
 import io.busload.dashboard.base.ui.CoordinatorNotice;
 import io.busload.dashboard.base.ui.MainLayout;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
+import io.busload.dashboard.coordinator.Run;
 import io.busload.dashboard.fleet.FleetRows;
 import io.busload.dashboard.fleet.FleetRows.Row;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** Agents, their devices (name, kind, fingerprint), online or not, and what each device runs now. */
+/**
+ * Hosts, agents and their devices (name, kind, fingerprint), online or not, what each device runs now with a
+ * progress bar, and how many runs wait in its queue.
+ */
 @Route(value = "fleet", layout = MainLayout.class)
 @PageTitle("Fleet | Busload")
+@AnonymousAllowed
 public class FleetView extends VerticalLayout {
   /** Agents heartbeat every 2 s (docs/contract.md); refreshing as often shows changes without flooding REST. */
   static final int REFRESH_MILLIS = 2_000;
+  private static final int QUEUE_LIMIT = 10_000;
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneId.systemDefault());
 
@@ -45,16 +57,34 @@ public class FleetView extends VerticalLayout {
   private void configureGrid() {
     grid.setId("fleet-grid");
     grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES);
-    grid.addColumn(Row::agentId).setHeader("Agent").setAutoWidth(true);
     grid.addColumn(Row::host).setHeader("Host").setAutoWidth(true);
+    grid.addColumn(Row::agentId).setHeader("Agent").setAutoWidth(true);
     grid.addColumn(Row::state).setHeader("State").setAutoWidth(true);
     grid.addColumn(row -> formatTime(row.lastSeen())).setHeader("Last seen").setAutoWidth(true);
     grid.addColumn(Row::deviceId).setHeader("Device").setAutoWidth(true);
     grid.addColumn(Row::deviceName).setHeader("Name").setAutoWidth(true);
     grid.addColumn(Row::kind).setHeader("Kind").setAutoWidth(true);
     grid.addColumn(Row::fingerprint).setHeader("Fingerprint").setAutoWidth(true);
-    grid.addColumn(Row::now).setHeader("Running now").setFlexGrow(1);
+    grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setFlexGrow(1);
+    grid.addColumn(Row::queued).setHeader("Queued runs").setAutoWidth(true);
     grid.setSizeFull();
+  }
+
+  /** The run in words with a bar of its progress, linking to the run's detail. */
+  private static VerticalLayout running(Row row) {
+    VerticalLayout cell = new VerticalLayout();
+    cell.setPadding(false);
+    cell.setSpacing(false);
+    if (row.runId() == null) {
+      cell.add(new Span(row.now()));
+      return cell;
+    }
+    Anchor link = new Anchor("runs/" + row.runId(), row.now());
+    ProgressBar bar = new ProgressBar(0, 1, row.progress());
+    bar.getElement().setAttribute("aria-label", "progress of " + row.deviceId());
+    bar.addClassName("run-progress");
+    cell.add(link, bar);
+    return cell;
   }
 
   @Override
@@ -79,9 +109,12 @@ public class FleetView extends VerticalLayout {
   private void refresh() {
     try {
       var agents = coordinator.agents();
-      grid.setItems(FleetRows.of(agents));
+      Map<String, Integer> queued = coordinator.runs("QUEUED", null, QUEUE_LIMIT).stream()
+          .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
+      grid.setItems(FleetRows.of(agents, queued));
       long online = agents.stream().filter(a -> a.online()).count();
-      summary.setText(agents.size() + " agent(s), " + online + " online");
+      long hosts = agents.stream().map(a -> a.host()).distinct().count();
+      summary.setText(hosts + " host(s), " + agents.size() + " agent(s), " + online + " online");
       notice.clear();
     } catch (CoordinatorException e) {
       // Keep the last rows: stale but labelled beats an empty table while the coordinator restarts.

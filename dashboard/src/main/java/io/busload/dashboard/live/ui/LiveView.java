@@ -19,7 +19,10 @@ import io.busload.dashboard.coordinator.CoordinatorException;
 import io.busload.dashboard.coordinator.Sweep;
 import io.busload.dashboard.coordinator.SweepStarted;
 import io.busload.dashboard.base.ui.MainLayout;
-import io.busload.dashboard.echarts.ECharts;
+import io.busload.dashboard.security.WriteAccess;
+import com.vaadin.flow.server.auth.AnonymousAllowed;
+import java.util.List;
+import org.springframework.security.access.AccessDeniedException;
 import io.busload.dashboard.live.StrideBandwidth;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunStatus;
@@ -35,6 +38,7 @@ import java.util.stream.Collectors;
  */
 @Route(value = "", layout = MainLayout.class)
 @PageTitle("Live | Busload")
+@AnonymousAllowed
 public class LiveView extends VerticalLayout {
   /** The stride suite is the one that exists (docs/contract.md, suites). */
   static final String SUITE = "stride";
@@ -42,10 +46,12 @@ public class LiveView extends VerticalLayout {
 
   private final CoordinatorClient coordinator;
   private final LiveFeed feed;
-  private final StrideBandwidth model = new StrideBandwidth();
+  private final WriteAccess access;
   private final Map<String, RunStatus> runs = new LinkedHashMap<>();
 
-  private final ECharts chart = new ECharts();
+  private final SweepChart strideChart = new SweepChart("bandwidth-chart", new StrideBandwidth());
+  private final SweepChart offsetChart = new SweepChart("offset-chart",
+      new StrideBandwidth("offset", "Bandwidth against offset", "offset (elements)", false));
   private final Button startSweep = new Button("Start sweep");
   private final Span sweepMessage = new Span();
   private final Span feedState = new Span();
@@ -53,19 +59,12 @@ public class LiveView extends VerticalLayout {
   private final CoordinatorNotice notice = new CoordinatorNotice();
   private Registration feedRegistration;
 
-  public LiveView(CoordinatorClient coordinator, LiveFeed feed) {
+  public LiveView(CoordinatorClient coordinator, LiveFeed feed, WriteAccess access) {
     this.coordinator = coordinator;
     this.feed = feed;
-    configureChart();
+    this.access = access;
     configureStartButton();
-    add(toolbar(), notice, chart, progress);
-    setSizeFull();
-  }
-
-  private void configureChart() {
-    chart.setId("bandwidth-chart");
-    chart.setHeight("520px");
-    chart.setOption(model.option());
+    add(toolbar(), notice, progress, strideChart, offsetChart);
   }
 
   private void configureStartButton() {
@@ -120,8 +119,9 @@ public class LiveView extends VerticalLayout {
     try {
       Optional<Sweep> latest = coordinator.latestSweep();
       if (latest.isPresent()) {
-        model.load(latest.get().id(), coordinator.results(latest.get().id(), RESULT_LIMIT));
-        chart.setOption(model.option());
+        List<KernelResult> results = coordinator.results(latest.get().id(), RESULT_LIMIT);
+        strideChart.load(latest.get().id(), results);
+        offsetChart.load(latest.get().id(), results);
       }
       notice.clear();
     } catch (CoordinatorException e) {
@@ -131,35 +131,35 @@ public class LiveView extends VerticalLayout {
 
   private void startSweep() {
     try {
+      access.require("start a sweep");
       SweepStarted started = coordinator.startSweep(SUITE);
       sweepMessage.setText("Sweep " + started.id() + " started on " + started.runs().size() + " device(s)");
       notice.clear();
       runs.clear();
-      if (model.follow(started.id())) {
-        chart.setOption(model.option());
-      }
+      strideChart.follow(started.id());
+      offsetChart.follow(started.id());
       showProgress();
-    } catch (CoordinatorException e) {
+    } catch (CoordinatorException | AccessDeniedException e) {
       sweepMessage.setText("");
       notice.show("Could not start a sweep: " + e.getMessage());
     }
   }
 
   private void show(KernelResult result) {
-    switch (model.add(result)) {
-      case StrideBandwidth.Change.Point point -> chart.appendPoint(point.seriesId(), point.stride(),
-          point.gigabytesPerSecond());
-      case StrideBandwidth.Change.Redraw redraw -> {
-        runs.keySet().removeIf(device -> !Objects.equals(runs.get(device).sweepId(), model.sweepId()));
-        chart.setOption(model.option());
-        showProgress();
-      }
-      case StrideBandwidth.Change.Ignored ignored -> { }
+    boolean newSweep = strideChart.show(result);
+    newSweep |= offsetChart.show(result);
+    if (newSweep) {
+      runs.keySet().removeIf(device -> !Objects.equals(runs.get(device).sweepId(), model().sweepId()));
+      showProgress();
     }
   }
 
+  private StrideBandwidth model() {
+    return strideChart.model();
+  }
+
   private void show(RunStatus status) {
-    if (model.sweepId() == null || Objects.equals(model.sweepId(), status.sweepId())) {
+    if (model().sweepId() == null || Objects.equals(model().sweepId(), status.sweepId())) {
       runs.put(status.deviceId(), status);
       showProgress();
     }

@@ -1,0 +1,124 @@
+package io.busload.dashboard.compare;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.busload.dashboard.base.ui.ChartOptions;
+import io.busload.protocol.KernelResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/** The Compare chart: grouped bars per kernel family, one group of naive / coalesced / best per subject. */
+public final class Comparison {
+  /** What the bars measure. */
+  public enum Scale {
+    ABSOLUTE("GB/s"), FRACTION_OF_MEMCPY("% of memcpy"), FRACTION_OF_PEAK("% of theoretical peak");
+
+    public final String unit;
+
+    Scale(String unit) {
+      this.unit = unit;
+    }
+  }
+
+  /** A device or a device model and its latest valid results, one per kernel and parameters. */
+  public record Subject(String label, List<KernelResult> latest) {
+
+    /** Latest memcpy of the subject in bytes/s, the ceiling of its fractions; null when none was measured. */
+    Double memcpy() {
+      return latest.stream().filter(r -> Families.MEMCPY.equals(r.kernel()) && r.bandwidth() != null)
+          .map(KernelResult::bandwidth).findFirst().orElse(null);
+    }
+
+    Double peak() {
+      return latest.stream().map(r -> r.device().theoreticalPeakBytesPerSecond()).filter(p -> p > 0).findFirst()
+          .orElse(null);
+    }
+
+    Map<String, List<KernelResult>> families() {
+      return latest.stream().filter(r -> Families.family(r.kernel()) != null)
+          .collect(Collectors.groupingBy(r -> Families.family(r.kernel()), TreeMap::new, Collectors.toList()));
+    }
+  }
+
+  private Comparison() {}
+
+  /** Keeps the first (newest) result per kernel and parameters; results come newest first from the coordinator. */
+  public static List<KernelResult> latest(List<KernelResult> newestFirst) {
+    Map<String, KernelResult> latest = new LinkedHashMap<>();
+    for (KernelResult r : newestFirst) {
+      if (r.valid()) {
+        latest.putIfAbsent(r.kernel() + "|" + r.params(), r);
+      }
+    }
+    return new ArrayList<>(latest.values());
+  }
+
+  public static ObjectNode option(List<Subject> subjects, Scale scale, List<PublishedFigures.Figure> published) {
+    TreeSet<String> families = new TreeSet<>();
+    subjects.forEach(s -> families.addAll(s.families().keySet()));
+    List<PublishedFigures.Figure> shown = scale == Scale.ABSOLUTE ? published.stream()
+        .filter(f -> "GB/s".equals(f.unit()) && Families.publishedForm(f) != null).toList() : List.of();
+    shown.forEach(f -> families.add(f.family()));
+    List<String> categories = new ArrayList<>(families);
+
+    ObjectNode option = ChartOptions.base("Kernel families: naive, coalesced, best",
+        scale == Scale.ABSOLUTE ? "latest valid result per kernel and parameters"
+            : "each as a fraction of its own device's " + (scale == Scale.FRACTION_OF_MEMCPY ? "memcpy" : "peak"));
+    option.putObject("tooltip").put("trigger", "item").put("formatter", "{a}<br/>{b}: <b>{c} " + scale.unit + "</b>");
+    ArrayNode x = ChartOptions.axis(option, "xAxis", "category", "kernel family").putArray("data");
+    categories.forEach(x::add);
+    ChartOptions.axis(option, "yAxis", "value",
+        scale == Scale.ABSOLUTE ? ChartOptions.BANDWIDTH_AXIS : scale.unit);
+    ArrayNode series = option.putArray("series");
+    for (Subject subject : subjects) {
+      Map<String, List<KernelResult>> byFamily = subject.families();
+      Double ceiling = switch (scale) {
+        case ABSOLUTE -> 1e9;
+        case FRACTION_OF_MEMCPY -> subject.memcpy() == null ? null : subject.memcpy() / 100;
+        case FRACTION_OF_PEAK -> subject.peak() == null ? null : subject.peak() / 100;
+      };
+      for (Families.Form form : Families.Form.values()) {
+        ObjectNode bars = series.addObject()
+            .put("id", subject.label() + "|" + form)
+            .put("name", subject.label() + " " + form.name().toLowerCase())
+            .put("type", "bar");
+        ArrayNode data = bars.putArray("data");
+        for (String family : categories) {
+          Optional<KernelResult> pick = ceiling == null ? Optional.empty()
+              : Families.pick(form, byFamily.getOrDefault(family, List.of()));
+          if (pick.isPresent()) {
+            data.add(ChartOptions.round(pick.get().bandwidth() / ceiling, scale == Scale.ABSOLUTE ? 3 : 2));
+          } else {
+            data.addNull();
+          }
+        }
+      }
+    }
+    Map<String, List<PublishedFigures.Figure>> bySource = shown.stream().collect(Collectors.groupingBy(
+        f -> "published: " + f.device() + " " + Families.publishedForm(f).name().toLowerCase() + " (" + f.source()
+            + ")", LinkedHashMap::new, Collectors.toList()));
+    bySource.forEach((name, figures) -> {
+      ObjectNode bars = series.addObject().put("id", name).put("name", name).put("type", "bar");
+      bars.putObject("itemStyle").put("opacity", 0.45).put("borderType", "dashed").put("borderWidth", 1)
+          .put("borderColor", "#555");
+      Map<String, Double> value = figures.stream().collect(Collectors.toMap(PublishedFigures.Figure::family,
+          PublishedFigures.Figure::value, Math::max));
+      ArrayNode data = bars.putArray("data");
+      categories.forEach(family -> {
+        Double v = value.get(family);
+        if (v == null) {
+          data.addNull();
+        } else {
+          data.add(v);
+        }
+      });
+    });
+    return option;
+  }
+}

@@ -1,0 +1,78 @@
+package io.busload.dashboard.compare.ui;
+
+import com.vaadin.flow.component.ComponentEvent;
+import com.vaadin.flow.component.checkbox.Checkbox;
+import com.vaadin.flow.component.combobox.MultiSelectComboBox;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.radiobutton.RadioButtonGroup;
+import com.vaadin.flow.shared.Registration;
+import io.busload.dashboard.compare.Comparison.Scale;
+import io.busload.dashboard.coordinator.Device;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** What to compare: devices or device models, the scale, and whether published figures stand beside them. */
+class ComparePicker extends HorizontalLayout {
+  static final String DEVICE = "device: ";
+  static final String MODEL = "model: ";
+
+  private final MultiSelectComboBox<String> subjects = new MultiSelectComboBox<>("Devices or device models");
+  private final RadioButtonGroup<Scale> scale = new RadioButtonGroup<>("Scale");
+  private final Checkbox published = new Checkbox("Show published figures (labelled, with source)");
+
+  /** The picker changed; the view reloads. */
+  static class Changed extends ComponentEvent<ComparePicker> {
+    Changed(ComparePicker source) {
+      super(source, false);
+    }
+
+    Set<String> subjects() {
+      return getSource().subjects.getValue();
+    }
+
+    Scale scale() {
+      return getSource().scale.getValue();
+    }
+
+    boolean published() {
+      return getSource().published.getValue();
+    }
+  }
+
+  ComparePicker() {
+    subjects.setId("compare-subjects");
+    subjects.setWidth("32em");
+    scale.setId("compare-scale");
+    scale.setItems(Scale.values());
+    scale.setItemLabelGenerator(s -> s.unit);
+    scale.setValue(Scale.ABSOLUTE);
+    published.setId("compare-published");
+    subjects.addValueChangeListener(e -> fireEvent(new Changed(this)));
+    scale.addValueChangeListener(e -> fireEvent(new Changed(this)));
+    published.addValueChangeListener(e -> fireEvent(new Changed(this)));
+    setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
+    add(subjects, scale, published);
+  }
+
+  /** Offers every device and every model; selects all devices the first time, so the view opens with bars. */
+  void offer(List<Device> devices) {
+    Set<String> items = new TreeSet<>();
+    devices.forEach(d -> {
+      items.add(DEVICE + d.id());
+      items.add(MODEL + d.model());
+    });
+    Set<String> before = subjects.getValue();
+    subjects.setItems(items);
+    if (before.isEmpty()) {
+      subjects.setValue(devices.stream().map(d -> DEVICE + d.id()).collect(java.util.stream.Collectors.toSet()));
+    } else {
+      subjects.setValue(before);
+    }
+  }
+
+  Registration addChangedListener(com.vaadin.flow.component.ComponentEventListener<Changed> listener) {
+    return addListener(Changed.class, listener);
+  }
+}

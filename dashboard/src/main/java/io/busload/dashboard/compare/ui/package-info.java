@@ -1,0 +1,2 @@
+/** The Compare view and its device picker. */
+package io.busload.dashboard.compare.ui;

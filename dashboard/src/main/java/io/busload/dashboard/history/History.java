@@ -1,0 +1,72 @@
+package io.busload.dashboard.history;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.busload.dashboard.base.ui.ChartOptions;
+import io.busload.dashboard.coordinator.Change;
+import io.busload.protocol.KernelResult;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** A kernel's bandwidth over time, one line per device, with its regressions and improvements marked. */
+public final class History {
+  private History() {}
+
+  /** Parameters as the coordinator's {@code params} filter writes them: sorted by name, {@code a=1;b=2}. */
+  public static String params(Map<String, Object> params) {
+    return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(";"));
+  }
+
+  /** The environment change behind a change, in words: {@code driverVersion 570.1 -> 580.2; ...}. */
+  public static String environment(Change change) {
+    if (change.environmentDiff().isEmpty()) {
+      return "no environment change recorded";
+    }
+    return new TreeMap<>(change.environmentDiff()).entrySet().stream()
+        .map(e -> e.getKey() + " " + e.getValue().before() + " -> " + e.getValue().after())
+        .collect(Collectors.joining("; "));
+  }
+
+  public static String describe(Change change) {
+    return change.deviceId() + ": " + (change.regression() ? "regression " : "improvement ")
+        + String.format("%+.1f%%", change.changeFraction() * 100) + " against a median of "
+        + ChartOptions.gigabytes(change.baselineMedian()) + " GB/s; " + environment(change);
+  }
+
+  public static ObjectNode option(String kernel, String params, List<KernelResult> results, List<Change> changes) {
+    ObjectNode option = ChartOptions.base("Bandwidth over time: " + kernel, params);
+    option.putObject("tooltip").put("trigger", "item").put("formatter", "{a}<br/>{@[0]}: <b>{@[1]} GB/s</b>");
+    ChartOptions.axis(option, "xAxis", "time", "measured at (UTC)");
+    ChartOptions.axis(option, "yAxis", "value", ChartOptions.BANDWIDTH_AXIS).put("scale", true);
+    ArrayNode series = option.putArray("series");
+    Map<String, List<KernelResult>> byDevice = results.stream().filter(r -> r.bandwidth() != null)
+        .collect(Collectors.groupingBy(r -> r.device().id(), TreeMap::new, Collectors.toList()));
+    byDevice.forEach((device, rows) -> {
+      ObjectNode line = series.addObject().put("id", device).put("type", "line").put("showSymbol", true)
+          .put("name", rows.getFirst().device().name() + " (" + device + ")");
+      ArrayNode data = line.putArray("data");
+      rows.stream().sorted(Comparator.comparing(KernelResult::measuredAt))
+          .forEach(r -> data.addArray().add(r.measuredAt().toString()).add(ChartOptions.gigabytes(r.bandwidth())));
+    });
+    marks(series, "regressions", "#d32f2f", "pin", changes.stream().filter(Change::regression).toList());
+    marks(series, "improvements", "#2e7d32", "triangle",
+        changes.stream().filter(c -> !c.regression()).toList());
+    return option;
+  }
+
+  private static void marks(ArrayNode series, String name, String color, String symbol, List<Change> changes) {
+    ObjectNode marks = series.addObject().put("id", name).put("name", name).put("type", "scatter")
+        .put("symbol", symbol).put("symbolSize", 22);
+    marks.putObject("itemStyle").put("color", color);
+    marks.putObject("tooltip").put("formatter", "{b}<br/>{@[0]}: <b>{@[1]} GB/s</b>");
+    ArrayNode data = marks.putArray("data");
+    for (Change change : changes) {
+      ObjectNode point = data.addObject().put("name", describe(change));
+      point.putArray("value").add(change.measuredAt().toString()).add(ChartOptions.gigabytes(change.bandwidth()));
+    }
+  }
+}

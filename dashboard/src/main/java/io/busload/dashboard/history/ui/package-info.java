@@ -1,0 +1,2 @@
+/** The History view. */
+package io.busload.dashboard.history.ui;

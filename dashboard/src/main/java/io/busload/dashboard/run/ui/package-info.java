@@ -1,0 +1,2 @@
+/** The run detail view. */
+package io.busload.dashboard.run.ui;

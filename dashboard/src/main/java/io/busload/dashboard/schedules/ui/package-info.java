@@ -1,0 +1,2 @@
+/** The Schedules view and its form. */
+package io.busload.dashboard.schedules.ui;

@@ -1,0 +1,5 @@
+/**
+ * Who may change things: viewing is open to anyone, starting sweeps and changing schedules needs a login with role
+ * OPERATOR or ADMIN. Users live in a properties file; the first start creates an admin and prints its password once.
+ */
+package io.busload.dashboard.security;

@@ -1,0 +1,2 @@
+/** The login page. */
+package io.busload.dashboard.security.ui;

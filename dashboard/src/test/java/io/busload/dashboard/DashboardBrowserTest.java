@@ -1,0 +1,474 @@
+package io.busload.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.CoordinatorSettings;
+import io.busload.dashboard.cluster.LiveFeed;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
+import io.busload.protocol.RunRequest;
+import io.busload.protocol.RunStatus;
+import io.busload.protocol.cluster.ClusterSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Every view in a real browser against a real coordinator (in-process, embedded PostgreSQL) and two agents played
+ * on its event bus: one application, one coordinator and one browser for all tests, in order.
+ */
+@SpringBootTest(classes = Application.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "vaadin.productionMode=true")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserTest {
+  private static final String CLUSTER = "busload-dashboard-views-" + UUID.randomUUID();
+  private static final int CLUSTER_PORT = 19000 + ThreadLocalRandom.current().nextInt(2000);
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private static final String PASSWORD = "operator-" + UUID.randomUUID();
+  static final DeviceInfo H200 = new DeviceInfo("host-b/cuda:0", DeviceInfo.CUDA, "NVIDIA H200", "GPU-b0", "9.0",
+      132, 60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.9e12, "580.65");
+  static final DeviceInfo H100 = new DeviceInfo("host-c/cuda:0", DeviceInfo.CUDA, "NVIDIA H100 80GB HBM3",
+      "GPU-c0", "9.0", 132, 50L << 20, 80L << 30, 2_619_000_000L, 5120, 3.35e12, "580.65");
+  static final int LIVE_RESULTS = 40;
+
+  private static Coordinator coordinator;
+  private static String coordinatorUrl;
+  private static Path usersFile;
+
+  @DynamicPropertySource
+  static void fleet(DynamicPropertyRegistry registry) throws Exception {
+    startCoordinator();
+    registry.add("busload.cluster.name", () -> CLUSTER);
+    registry.add("busload.cluster.host", () -> "127.0.0.1");
+    registry.add("busload.cluster.members", () -> "127.0.0.1");
+    registry.add("busload.cluster.port", () -> CLUSTER_PORT);
+    registry.add("busload.eventbus.port", () -> 0);
+    registry.add("busload.coordinator-url", () -> coordinatorUrl);
+    registry.add("busload.users-file", () -> usersFile.toString());
+  }
+
+  private static synchronized void startCoordinator() throws Exception {
+    if (coordinator != null) {
+      return;
+    }
+    usersFile = Files.createTempFile("busload-users-", ".properties");
+    Files.writeString(usersFile, "operator={bcrypt}" + new BCryptPasswordEncoder().encode(PASSWORD) + ",OPERATOR\n");
+    Path data = Files.createTempDirectory("busload-coordinator-");
+    ClusterSettings cluster = new ClusterSettings(CLUSTER, "127.0.0.1", null, CLUSTER_PORT, 0,
+        List.of("127.0.0.1"), ClusterSettings.COORDINATOR);
+    coordinator = Coordinator.start(new CoordinatorSettings(data, "127.0.0.1", 0, cluster))
+        .await(180, TimeUnit.SECONDS);
+    coordinatorUrl = "http://127.0.0.1:" + coordinator.httpPort();
+  }
+
+  @LocalServerPort
+  int port;
+
+  @Autowired
+  LiveFeed feed;
+
+  private Playwright playwright;
+  private BrowserContext browser;
+  private Page page;
+  private FleetDouble agentB;
+  private FleetDouble agentC;
+  private RunRequest liveRun;
+  private final Map<String, Long> loadMillis = new LinkedHashMap<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  void startBrowserAndSeed() throws Exception {
+    agentB = new FleetDouble(coordinator.vertx(), "agent-b", "host-b", List.of(H200));
+    agentC = new FleetDouble(coordinator.vertx(), "agent-c", "host-c", List.of(H100));
+    seedHistory();
+    playwright = Playwright.create(new Playwright.CreateOptions()
+        .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+    browser = playwright.chromium().launchPersistentContext(Files.createTempDirectory("busload-chromium-"),
+        new BrowserType.LaunchPersistentContextOptions()
+            .setExecutablePath(Paths.get("/usr/bin/chromium"))
+            .setHeadless(true)
+            .setViewportSize(1400, 1000)
+            .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync")));
+    page = browser.newPage();
+    page.setDefaultTimeout(PATIENCE.toMillis());
+    feed.ready().await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    System.out.println("view load times (navigate until the chart or table holds its data), ms: " + loadMillis);
+    if (browser != null) {
+      browser.close();
+    }
+    if (playwright != null) {
+      playwright.close();
+    }
+    agentB.close();
+    agentC.close();
+    coordinator.stop().await(30, TimeUnit.SECONDS);
+  }
+
+  /**
+   * A week of standalone results for both devices: every family's naive and coalesced forms, the memcpy ceiling,
+   * and a stride-1 history whose last result, after a driver update, falls 25% (a regression to be marked).
+   */
+  private void seedHistory() throws Exception {
+    Instant start = Instant.now().minus(8, ChronoUnit.DAYS);
+    for (DeviceInfo device : List.of(H200, H100)) {
+      double scale = device == H200 ? 1.0 : 0.7;
+      Map<String, Double> forms = new LinkedHashMap<>();
+      forms.put("transpose-naive", 0.45e12);
+      forms.put("transpose-tiled", 3.1e12);
+      forms.put("particles-aos", 0.6e12);
+      forms.put("particles-soa", 3.6e12);
+      forms.put("memcpy-d2d", 4.1e12);
+      for (var form : forms.entrySet()) {
+        agentB.result(result(device, form.getKey(), Map.of("elements", 1 << 24), form.getValue() * scale,
+            start.plus(1, ChronoUnit.HOURS), null, null, device.driverVersion()));
+      }
+      agentB.result(result(device, "stride-copy-fp32", Map.of("elements", 1 << 24, "stride", 32), 0.13e12 * scale,
+          start.plus(2, ChronoUnit.HOURS), null, null, device.driverVersion()));
+      for (int day = 0; day < 7; day++) {
+        boolean updated = device == H200 && day == 6;
+        double bandwidth = (updated ? 2.9e12 : 3.9e12 + day * 1e9) * scale;
+        agentB.result(result(device, "stride-copy-fp32", Map.of("elements", 1 << 24, "stride", 1), bandwidth,
+            start.plus(day, ChronoUnit.DAYS).plus(3, ChronoUnit.HOURS), null, null,
+            updated ? "590.10" : device.driverVersion()));
+      }
+    }
+  }
+
+  static KernelResult result(DeviceInfo device, String kernel, Map<String, Object> params, double bandwidth,
+      Instant at, String sweepId, String runId, String driver) {
+    DeviceInfo measured = new DeviceInfo(device.id(), device.kind(), device.name(), device.uuid(),
+        device.computeCapability(), device.multiprocessors(), device.l2Bytes(), device.memoryBytes(),
+        device.memoryClockHz(), device.busWidthBits(), device.theoreticalPeakBytesPerSecond(), driver);
+    long bytes = 2L * 4 * (1L << 24);
+    double median = bytes / bandwidth;
+    List<Double> samples = List.of(median * 0.99, median, median * 1.002, median * 1.01, median * 1.03);
+    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, "agent-b", "0.1.0",
+        "fatbin-1", measured, "stride", kernel, params, true, List.of(), median, median * 0.99, median * 1.03, 0.04,
+        samples, 20, 5, bytes / 2, bytes / 2, bytes, bandwidth, "median of 5 samples of 20 launches", at);
+  }
+
+  private String url(String path) {
+    return "http://127.0.0.1:" + port + "/" + path;
+  }
+
+  private String post(String path, String json) throws Exception {
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(coordinatorUrl + path))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    return response.body();
+  }
+
+  /** Navigates and waits until {@code ready} holds; records how long that took under {@code name}. */
+  private void load(String name, String path, String ready) {
+    long started = System.nanoTime();
+    page.navigate(url(path));
+    page.waitForFunction(ready);
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    loadMillis.merge(name, millis, (first, again) -> again);
+  }
+
+  private void screenshot(String name) throws Exception {
+    page.waitForTimeout(800); // ECharts animates new series in
+    Files.createDirectories(Paths.get("target/screenshots"));
+    page.screenshot(new Page.ScreenshotOptions().setPath(Paths.get("target/screenshots/" + name + ".png"))
+        .setFullPage(true));
+  }
+
+  private Object chart(String id, String expression) {
+    return page.evaluate("() => { const o = document.querySelector('#" + id + "').option(); return " + expression
+        + "; }");
+  }
+
+  private static String chartHas(String id, String condition) {
+    return "() => { const e = document.querySelector('#" + id + "'); const o = e && e.option && e.option();"
+        + " return !!o && !!(" + condition + "); }";
+  }
+
+  private String cells(String gridId) {
+    return String.join(" | ", page.locator("#" + gridId + " vaadin-grid-cell-content").allTextContents());
+  }
+
+  @Test
+  @Order(1)
+  void fleetView_runningAndQueuedRuns_showHostsFingerprintsProgressAndQueue() throws Exception {
+    post("/api/sweeps", "{\"suite\":\"stride\",\"devices\":[\"host-b/cuda:0\",\"host-c/cuda:0\"]}");
+    liveRun = agentB.nextRequest();
+    RunRequest other = agentC.nextRequest();
+    agentB.status(liveRun, RunStatus.State.RUNNING, "stride-copy-fp32", 3, 10);
+    agentC.status(other, RunStatus.State.RUNNING, "stride-copy-fp32", 7, 10);
+    post("/api/sweeps", "{\"suite\":\"stride\",\"devices\":[\"host-b/cuda:0\"]}");
+
+    load("fleet", "fleet", "() => document.querySelectorAll('#fleet-grid vaadin-progress-bar').length >= 2");
+    page.waitForFunction("() => [...document.querySelectorAll('#fleet-grid vaadin-grid-cell-content')]"
+        + ".some(c => c.textContent.trim() === '1')");
+
+    String cells = cells("fleet-grid");
+    assertThat(cells).contains("host-b", "host-c", "online", "NVIDIA H200", "NVIDIA H100 80GB HBM3",
+        H200.fingerprint(), H100.fingerprint(), "run " + liveRun.runId() + ": stride-copy-fp32 (3/10)");
+    assertThat(page.evaluate("() => [...document.querySelectorAll('#fleet-grid vaadin-progress-bar')]"
+        + ".map(b => b.value).sort().join(',')")).isEqualTo("0.3,0.7");
+    screenshot("fleet");
+  }
+
+  @Test
+  @Order(2)
+  void liveView_resultsPublishedByAnAgent_appearInTheChartWithin1s() throws Exception {
+    load("live", "", chartHas("bandwidth-chart", "o.title[0].subtext.startsWith('sweep ')"));
+    page.evaluate("""
+        () => {
+          window.__arrivals = {};
+          const el = document.querySelector('#bandwidth-chart');
+          const note = () => {
+            const now = Date.now();
+            for (const s of (el.option().series || [])) {
+              if (s.id === 'host-b/cuda:0|stride-copy-fp32') {
+                for (const p of s.data) { if (!(p[0] in window.__arrivals)) window.__arrivals[p[0]] = now; }
+              }
+            }
+          };
+          const setOption = el.setOption.bind(el);
+          el.setOption = (json) => { setOption(json); note(); };
+          const appendPoint = el.appendPoint.bind(el);
+          el.appendPoint = (id, x, y) => { appendPoint(id, x, y); note(); };
+        }""");
+    List<Long> sent = new ArrayList<>();
+    agentB.result(result(H200, "memcpy-d2d", Map.of("elements", 1 << 24), 4.2e12, Instant.now(),
+        liveRun.sweepId(), liveRun.runId(), H200.driverVersion()));
+    for (int stride = 1; stride <= LIVE_RESULTS; stride++) {
+      KernelResult r = result(H200, "stride-copy-fp32", Map.of("elements", 1 << 24, "stride", stride),
+          3.9e12 / Math.min(stride, 32), Instant.now(), liveRun.sweepId(), liveRun.runId(), H200.driverVersion());
+      sent.add(System.currentTimeMillis());
+      agentB.result(r);
+      final int expected = stride;
+      page.waitForFunction("() => window.__arrivals[" + expected + "] !== undefined");
+      Thread.sleep(50);
+    }
+    List<Long> latencies = new ArrayList<>();
+    for (int stride = 1; stride <= LIVE_RESULTS; stride++) {
+      long arrived = ((Number) page.evaluate("() => window.__arrivals[" + stride + "]")).longValue();
+      latencies.add(arrived - sent.get(stride - 1));
+    }
+    List<Long> sorted = latencies.stream().sorted().toList();
+    long p50 = sorted.get(sorted.size() / 2);
+    long p95 = sorted.get((int) Math.ceil(sorted.size() * 0.95) - 1);
+    System.out.println("push latency, agent's result request to the point in the browser's chart, "
+        + LIVE_RESULTS + " results: p50 " + p50 + " ms, p95 " + p95 + " ms, max " + sorted.getLast() + " ms");
+    assertThat(p95).as("p95 push latency in ms").isLessThan(1000);
+
+    assertThat(chart("bandwidth-chart", "o.series.find(s => s.id === 'host-b/cuda:0|stride-copy-fp32').data.length"))
+        .isEqualTo(LIVE_RESULTS);
+    assertThat(chart("bandwidth-chart", "JSON.stringify(o.series.find(s => s.id === "
+        + "'host-b/cuda:0|stride-copy-fp32').data[7])")).isEqualTo("[8,487.5]");
+    assertThat(chart("bandwidth-chart", "o.series.map(s => s.id).join(',')")).asString()
+        .contains("host-b/cuda:0|stride-copy-fp32#band", "ceiling|memcpy|host-b/cuda:0",
+            "ceiling|peak|host-b/cuda:0");
+    assertThat(chart("bandwidth-chart", "o.series.find(s => s.id === 'ceiling|memcpy|host-b/cuda:0').data[0][1]"))
+        .isEqualTo(4200);
+    assertThat(chart("bandwidth-chart", "o.xAxis[0].name + '|' + o.yAxis[0].name + '|' + o.tooltip[0].formatter"))
+        .asString().contains("stride (elements)", "GB/s", "{@[1]} GB/s");
+    screenshot("live");
+  }
+
+  @Test
+  @Order(3)
+  void liveView_startSweepWithoutLogin_isRefused() {
+    load("live", "", chartHas("bandwidth-chart", "o.title[0].subtext.startsWith('sweep ')"));
+    page.locator("#start-sweep").click();
+    page.waitForFunction("() => document.querySelector('#coordinator-notice')?.textContent.includes('refused')");
+    assertThat(page.locator("#coordinator-notice").textContent()).contains("log in to start a sweep");
+  }
+
+  @Test
+  @Order(4)
+  void compareView_twoDevices_groupedBarsPerFamilyAndPublishedFiguresLabelled() throws Exception {
+    load("compare", "compare", chartHas("compare-chart", "o.series && o.series.length >= 6"));
+    String names = (String) chart("compare-chart", "o.series.map(s => s.name).join(',')");
+    assertThat(names).contains("device: host-b/cuda:0 naive", "device: host-b/cuda:0 coalesced",
+        "device: host-b/cuda:0 best", "device: host-c/cuda:0 best").doesNotContain("published");
+    assertThat(chart("compare-chart", "o.xAxis[0].data.join(',')")).asString()
+        .contains("particles", "stride-copy", "transpose");
+    int transpose = ((List<?>) chart("compare-chart", "o.xAxis[0].data")).indexOf("transpose");
+    assertThat(chart("compare-chart", "o.series.find(s => s.name === 'device: host-b/cuda:0 coalesced').data["
+        + transpose + "]")).isEqualTo(3100);
+    assertThat(chart("compare-chart", "o.series.find(s => s.name === 'device: host-c/cuda:0 naive').data["
+        + transpose + "]")).isEqualTo(315);
+
+    page.locator("#compare-scale vaadin-radio-button").nth(2).click();
+    page.waitForFunction(chartHas("compare-chart", "o.yAxis[0].name.includes('theoretical peak')"));
+    assertThat(chart("compare-chart", "o.series.find(s => s.name === 'device: host-b/cuda:0 coalesced').data["
+        + transpose + "]")).isEqualTo(63.27);
+
+    page.locator("#compare-scale vaadin-radio-button").nth(0).click();
+    page.locator("#compare-published").click();
+    page.waitForFunction(chartHas("compare-chart", "o.series.some(s => s.name.startsWith('published: '))"));
+    assertThat(chart("compare-chart", "o.series.filter(s => s.name.startsWith('published: ')).map(s => s.name)"
+        + ".join(',')")).asString().contains("published: A100-80GB SXM4 naive (seed coalescing-patterns-a100.txt)");
+    assertThat(cells("published-grid")).contains("published", "seed coalescing-patterns-a100.txt",
+        "public BabelStream results (Azure ND H200 v5)");
+    screenshot("compare");
+  }
+
+  @Test
+  @Order(5)
+  void historyView_strideOneHistory_linePerDeviceWithTheRegressionAndItsDriverChange() throws Exception {
+    page.navigate(url("history"));
+    page.waitForSelector("#history-kernel");
+    long started = System.nanoTime();
+    page.locator("#history-kernel input").fill("stride-copy-fp32  elements=16777216;stride=1");
+    page.locator("#history-kernel input").press("Enter");
+    page.waitForFunction(chartHas("history-chart", "o.series && o.series.length >= 3 && o.title[0].subtext"
+        + " === 'elements=16777216;stride=1' && o.series.find(s => s.id === 'regressions').data.length > 0"));
+    loadMillis.put("history (pick kernel)", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+
+    // seven seeded days, then the live run's stride 1 of the same parameters
+    assertThat(chart("history-chart", "o.series.find(s => s.id === 'host-b/cuda:0').data.length")).isEqualTo(8);
+    assertThat(chart("history-chart", "o.series.find(s => s.id === 'host-c/cuda:0').data.length")).isEqualTo(7);
+    String regression = (String) chart("history-chart", "o.series.find(s => s.id === 'regressions').data[0].name");
+    assertThat(regression).contains("host-b/cuda:0", "regression", "driverVersion 580.65 -> 590.10");
+    assertThat(chart("history-chart", "o.xAxis[0].type + '|' + o.xAxis[0].name + '|' + o.yAxis[0].name"))
+        .asString().contains("time|measured at (UTC)|bandwidth (GB/s");
+    assertThat(cells("changes-grid")).contains("REGRESSION", "driverVersion 580.65 -> 590.10");
+    screenshot("history");
+  }
+
+  @Test
+  @Order(6)
+  void runView_liveRun_boxPlotPerKernelValidityMismatchesFingerprintAndExport() throws Exception {
+    KernelResult bad = new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), liveRun.runId(),
+        liveRun.sweepId(), "agent-b", "0.1.0", "fatbin-1", H200, "stride", "offset-copy-fp32", Map.of("offset", 1),
+        false, List.of("out[17]: expected 0.25, got 0.0"), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 20, 5, 1, 1, 2, null,
+        "median of 1 sample", Instant.now());
+    agentB.result(bad);
+    load("run", "runs/" + liveRun.runId(), chartHas("samples-chart", "o.series[0].data.length >= "
+        + LIVE_RESULTS));
+
+    assertThat(chart("samples-chart", "o.series[0].type")).isEqualTo("boxplot");
+    assertThat(chart("samples-chart", "o.xAxis[0].data.length")).isEqualTo(LIVE_RESULTS + 1);
+    String box = (String) chart("samples-chart", "JSON.stringify(o.series[0].data[o.xAxis[0].data.indexOf("
+        + "'stride-copy-fp32 elements=16777216;stride=1')])");
+    assertThat(box).isEqualTo("[3786.408,3861.386,3892.216,3900,3939.394]");
+    String cells = cells("results-grid");
+    assertThat(cells).contains("INVALID", "out[17]: expected 0.25, got 0.0", "valid", "3900.0 GB/s");
+    assertThat(cells("fingerprint-grid")).contains(H200.fingerprint(), "GPU-b0", "580.65", "fatbin-1");
+
+    var download = page.waitForDownload(() -> page.locator("#export-csv").click());
+    String csv = Files.readString(download.path());
+    assertThat(csv.lines().findFirst().orElseThrow()).startsWith("id,sweepId,runId,measuredAt,deviceId");
+    assertThat(csv.lines().count()).isEqualTo(LIVE_RESULTS + 3); // header, memcpy, strides, the invalid one
+    var json = page.waitForDownload(() -> page.locator("#export-json").click());
+    assertThat(Files.readString(json.path())).startsWith("[").contains("out[17]: expected 0.25, got 0.0");
+    screenshot("run");
+  }
+
+  @Test
+  @Order(7)
+  void schedulesView_withoutLogin_saveIsRefused() {
+    load("schedules", "schedules", "() => !!document.querySelector('#schedule-save')");
+    page.locator("#schedule-save").click();
+    page.waitForFunction("() => document.querySelector('#schedule-message')?.textContent.includes('refused')");
+    assertThat(page.locator("#schedule-message").textContent()).isEqualTo("refused: log in to save the schedule");
+  }
+
+  @Test
+  @Order(8)
+  void schedulesView_loggedIn_badCronRefusedAsTypedThenScheduleCreatedPausedAndDeleted() throws Exception {
+    page.navigate(url("login"));
+    page.locator("input[name='username']").fill("operator");
+    page.locator("input[name='password']").fill(PASSWORD);
+    page.locator("vaadin-button[slot='submit'], vaadin-login-form vaadin-button").first().click();
+    page.waitForURL(u -> !u.contains("login"));
+    page.navigate(url("schedules"));
+    page.waitForSelector("#user-name");
+
+    page.locator("#schedule-cron input").fill("61 3 * * *");
+    page.waitForFunction("() => document.querySelector('#schedule-cron').hasAttribute('invalid')");
+    assertThat(page.locator("#schedule-cron [slot='error-message']").textContent()).isNotBlank();
+    assertThat(page.locator("#schedule-next-fires").textContent()).isEmpty();
+    page.locator("#schedule-save").click();
+    page.waitForFunction("() => document.querySelector('#schedule-message').textContent.includes('refused (400)')");
+    assertThat(page.locator("#schedule-message").textContent()).contains("cron");
+
+    page.locator("#schedule-name input").fill("nightly H200");
+    page.locator("#schedule-cron input").fill("30 2 * * 1-5");
+    page.waitForFunction("() => document.querySelector('#schedule-next-fires').textContent.startsWith('Next fires')");
+    assertThat(page.locator("#schedule-next-fires").textContent().split(" · ")).hasSize(5);
+    page.locator("#schedule-target-kind").click();
+    page.locator("vaadin-select-item", new Page.LocatorOptions().setHasText("model")).click();
+    page.locator("#schedule-target-value input").fill("NVIDIA H200");
+    page.locator("#schedule-target-value input").press("Enter");
+    page.waitForFunction("() => document.querySelector('#schedule-target-preview').textContent"
+        + ".includes('host-b/cuda:0')");
+    assertThat(page.locator("#schedule-target-preview").textContent()).isEqualTo("Matches 1 device(s): host-b/cuda:0");
+    page.locator("#schedule-save").click();
+    page.waitForFunction("() => document.querySelector('#schedule-message').textContent.startsWith('Saved')");
+    page.waitForFunction("() => [...document.querySelectorAll('#schedules-grid vaadin-grid-cell-content')]"
+        + ".some(c => c.textContent === 'nightly H200')");
+    assertThat(cells("schedules-grid")).contains("30 2 * * 1-5", "model = NVIDIA H200", "active");
+    screenshot("schedules");
+
+    page.locator("#schedules-grid vaadin-grid-cell-content", new Page.LocatorOptions().setHasText("nightly H200"))
+        .click();
+    page.locator("#schedule-pause").click();
+    page.waitForFunction("() => document.querySelector('#schedule-message').textContent.startsWith('Paused')");
+    assertThat(cells("schedules-grid")).contains("paused");
+    page.locator("#schedules-grid vaadin-grid-cell-content", new Page.LocatorOptions().setHasText("nightly H200"))
+        .click();
+    page.locator("#schedule-delete").click();
+    page.waitForFunction("() => document.querySelector('#schedule-message').textContent === 'Deleted'");
+    HttpResponse<String> stored = http.send(HttpRequest.newBuilder(URI.create(coordinatorUrl + "/api/schedules"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(stored.body()).doesNotContain("nightly H200");
+  }
+
+  @Test
+  @Order(9)
+  void everyView_loadedAgain_loadsInUnder2s() {
+    load("live", "", chartHas("bandwidth-chart", "o.title[0].subtext.startsWith('sweep ')"));
+    load("fleet", "fleet", "() => document.querySelectorAll('#fleet-grid vaadin-grid-cell-content').length > 10");
+    load("compare", "compare", chartHas("compare-chart", "o.series && o.series.length >= 6"));
+    load("history", "history", chartHas("history-chart", "o.series && o.series.length >= 1"));
+    load("run", "runs/" + liveRun.runId(), chartHas("samples-chart", "o.series[0].data.length > 0"));
+    load("schedules", "schedules", "() => !!document.querySelector('#schedules-grid')");
+    assertThat(loadMillis).allSatisfy((view, millis) -> assertThat(millis).as(view).isLessThan(2000));
+  }
+}

@@ -304,6 +304,8 @@ class DashboardBrowserTest {
             "ceiling|peak|host-b/cuda:0");
     assertThat(chart("bandwidth-chart", "o.series.find(s => s.id === 'ceiling|memcpy|host-b/cuda:0').data[0][1]"))
         .isEqualTo(4200);
+    assertThat(chart("bandwidth-chart", "o.series.find(s => s.id === 'ceiling|peak|host-b/cuda:0').data.map(p => p[0])"
+        + ".join(',')")).as("both ceilings span every stride drawn").isEqualTo("1," + LIVE_RESULTS);
     assertThat(chart("bandwidth-chart", "o.xAxis[0].name + '|' + o.yAxis[0].name + '|' + o.tooltip[0].formatter"))
         .asString().contains("stride (elements)", "GB/s", "{@[1]} GB/s");
     screenshot("live");
@@ -351,14 +353,9 @@ class DashboardBrowserTest {
   @Test
   @Order(5)
   void historyView_strideOneHistory_linePerDeviceWithTheRegressionAndItsDriverChange() throws Exception {
-    page.navigate(url("history"));
-    page.waitForSelector("#history-kernel");
-    long started = System.nanoTime();
-    page.locator("#history-kernel input").fill("stride-copy-fp32  elements=16777216;stride=1");
-    page.locator("#history-kernel input").press("Enter");
-    page.waitForFunction(chartHas("history-chart", "o.series && o.series.length >= 3 && o.title[0].subtext"
-        + " === 'elements=16777216;stride=1' && o.series.find(s => s.id === 'regressions').data.length > 0"));
-    loadMillis.put("history (pick kernel)", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    load("history", "history?kernel=stride-copy-fp32&params=elements%3D16777216%3Bstride%3D1",
+        chartHas("history-chart", "o.series && o.series.length >= 3 && o.title[0].subtext"
+            + " === 'elements=16777216;stride=1' && o.series.find(s => s.id === 'regressions').data.length > 0"));
 
     // seven seeded days, then the live run's stride 1 of the same parameters
     assertThat(chart("history-chart", "o.series.find(s => s.id === 'host-b/cuda:0').data.length")).isEqualTo(8);

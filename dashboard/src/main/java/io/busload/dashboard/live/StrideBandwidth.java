@@ -68,6 +68,9 @@ public final class StrideBandwidth {
   private final String axisName;
   private final boolean logAxis;
   private final Map<String, Ceilings> ceilings = new LinkedHashMap<>();
+  /** The x range the ceiling lines were last drawn over; a point beyond it redraws them wider. */
+  private double ceilingsFrom = Double.NaN;
+  private double ceilingsTo = Double.NaN;
   private String sweepId;
   private Instant newest;
   private final Map<String, Series> series = new LinkedHashMap<>();
@@ -125,6 +128,8 @@ public final class StrideBandwidth {
     this.newest = null;
     series.clear();
     ceilings.clear();
+    ceilingsFrom = Double.NaN;
+    ceilingsTo = Double.NaN;
     List<KernelResult> ordered = new ArrayList<>(results);
     ordered.sort(Comparator.comparing(KernelResult::measuredAt, Comparator.nullsFirst(Comparator.naturalOrder())));
     ordered.forEach(this::add);
@@ -184,7 +189,9 @@ public final class StrideBandwidth {
       series.put(id, line);
     }
     line.points().put(stride.getAsDouble(), new double[] {gbps, low, height});
-    return reset || added || newCeiling ? new Change.Redraw()
+    boolean outside = !Double.isNaN(ceilingsTo)
+        && (stride.getAsDouble() < ceilingsFrom || stride.getAsDouble() > ceilingsTo);
+    return reset || added || newCeiling || outside ? new Change.Redraw()
         : new Change.Point(id, stride.getAsDouble(), gbps, low, height);
   }
 
@@ -250,8 +257,12 @@ public final class StrideBandwidth {
       band(lines, line, line.id() + LOW, 1, false);
       band(lines, line, line.id() + BAND, 2, true);
     }
-    double from = series.values().stream().mapToDouble(s -> s.points().firstKey()).min().orElse(logAxis ? 1 : 0);
-    double to = series.values().stream().mapToDouble(s -> s.points().lastKey()).max().orElse(logAxis ? 32 : 32);
+    // Ceilings span the suite's usual range (strides 1 to 32, offsets 0 to 32) or the points, whichever is wider.
+    double from = Math.min(logAxis ? 1 : 0,
+        series.values().stream().mapToDouble(s -> s.points().firstKey()).min().orElse(logAxis ? 1 : 0));
+    double to = Math.max(32, series.values().stream().mapToDouble(s -> s.points().lastKey()).max().orElse(32));
+    ceilingsFrom = from;
+    ceilingsTo = to;
     ceilings.forEach((device, c) -> {
       if (c.memcpy() != null) {
         ceiling(lines, "ceiling|memcpy|" + device, "memcpy ceiling, " + c.deviceName() + " (" + device + ")",
@@ -293,6 +304,6 @@ public final class StrideBandwidth {
     node.putObject("tooltip").put("formatter", "{a}: <b>{@[1]} GB/s</b>");
     ArrayNode data = node.putArray("data");
     data.addArray().add(from).add(gbps);
-    data.addArray().add(to == from ? from + 1 : to).add(gbps);
+    data.addArray().add(to).add(gbps);
   }
 }

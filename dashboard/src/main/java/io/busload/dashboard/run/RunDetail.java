@@ -55,7 +55,7 @@ public final class RunDetail {
     option.putObject("tooltip").put("trigger", "item").put("formatter",
         "{b}<br/>max {@[5]} GB/s<br/>Q3 {@[4]} GB/s<br/>median <b>{@[3]} GB/s</b><br/>Q1 {@[2]} GB/s<br/>"
             + "min {@[1]} GB/s");
-    option.with("grid").put("bottom", 160);
+    option.with("grid").put("bottom", 200);
     ObjectNode x = ChartOptions.axis(option, "xAxis", "category", "kernel and parameters");
     x.put("nameGap", 140);
     x.putObject("axisLabel").put("rotate", 30).put("interval", 0);

@@ -16,14 +16,17 @@ import io.busload.dashboard.coordinator.ResultQuery;
 import io.busload.dashboard.echarts.ECharts;
 import io.busload.dashboard.history.History;
 import io.busload.protocol.KernelResult;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /** A kernel's bandwidth over time per device, with regression and improvement markers and what changed. */
 @Route(value = "history", layout = MainLayout.class)
 @PageTitle("History | Busload")
 @AnonymousAllowed
-public class HistoryView extends VerticalLayout {
+public class HistoryView extends VerticalLayout implements BeforeEnterObserver {
   static final int RESULT_LIMIT = 10_000;
   static final int CHOICES_FROM = 5_000;
   private static final String SEPARATOR = "  ";
@@ -40,7 +43,15 @@ public class HistoryView extends VerticalLayout {
     configureChart();
     configureChanges();
     add(kernel, notice, chart, changes);
-    offerKernels();
+  }
+
+  /** {@code ?kernel=K&params=P} opens that kernel's history (a link others can follow); else the first one. */
+  @Override
+  public void beforeEnter(BeforeEnterEvent event) {
+    Map<String, List<String>> query = event.getLocation().getQueryParameters().getParameters();
+    String wanted = query.containsKey("kernel")
+        ? query.get("kernel").getFirst() + SEPARATOR + query.getOrDefault("params", List.of("")).getFirst() : null;
+    offerKernels(wanted);
   }
 
   private void configureKernelChoice() {
@@ -69,14 +80,17 @@ public class HistoryView extends VerticalLayout {
     changes.setAllRowsVisible(true);
   }
 
-  private void offerKernels() {
+  private void offerKernels(String wanted) {
     try {
       TreeSet<String> choices = new TreeSet<>();
       coordinator.results(new ResultQuery(null, null, null, null, null, null, CHOICES_FROM))
           .forEach(r -> choices.add(r.kernel() + SEPARATOR + History.params(r.params())));
+      if (wanted != null) {
+        choices.add(wanted);
+      }
       kernel.setItems(choices);
       if (!choices.isEmpty()) {
-        kernel.setValue(choices.first());
+        kernel.setValue(wanted != null ? wanted : choices.first());
       }
     } catch (CoordinatorException e) {
       notice.show(e.getMessage());

@@ -2,6 +2,7 @@ package io.busload.agent;
 
 import io.busload.agent.cluster.AgentConfig;
 import io.busload.agent.cluster.AgentVerticle;
+import io.busload.agent.cluster.Outbox;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.Devices;
 import io.busload.kernels.Fatbin;
@@ -42,12 +43,13 @@ final class AgentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     String host = Devices.hostName();
-    AgentConfig config = AgentConfig.standard(AgentConfig.agentId(System.getenv(), host), host, AgentVersion.get(),
-        Fatbin.sha256(), served);
+    String agentId = AgentConfig.agentId(System.getenv(), host);
+    AgentConfig config = AgentConfig.standard(agentId, host, AgentVersion.get(), Fatbin.sha256(), served,
+        Outbox.directory(System.getenv(), agentId));
     ClusterSettings settings = ClusterSettings.fromEnvironment(System.getenv(), ClusterSettings.AGENT, 7703);
-    LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}", config.agentId(),
+    LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}; outbox {}", config.agentId(),
         settings.clusterName(), settings.host(), settings.eventBusPort(),
-        served.stream().map(d -> d.info().name()).toList());
+        served.stream().map(d -> d.info().name()).toList(), config.outbox());
     Vertx vertx = Cluster.join(settings, java.time.Duration.ofSeconds(3), java.time.Duration.ofDays(365));
     vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
 

@@ -46,6 +46,7 @@ class AgentModeTest {
   private final CountDownLatch finished = new CountDownLatch(1);
   private final CountDownLatch helloed = new CountDownLatch(1);
   private CpuDevice cpu;
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path outbox;
 
   @BeforeEach
   void startCluster() throws Exception {
@@ -84,7 +85,7 @@ class AgentModeTest {
         .await(60, TimeUnit.SECONDS);
     cpu = CpuDevice.create("testhost");
     AgentConfig config = new AgentConfig(AGENT_ID, "testhost", "test", Fatbin.sha256(), List.of(cpu),
-        Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMillis(500));
+        outbox, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMillis(500));
     agent.deployVerticle(new AgentVerticle(config)).await(30, TimeUnit.SECONDS);
   }
 

@@ -34,6 +34,8 @@ public final class AgentVerticle extends VerticleBase {
 
   private final AgentConfig config;
   private final Map<String, Slot> slots = new LinkedHashMap<>();
+  private final java.util.Set<Delivery> deliveries = new java.util.HashSet<>();
+  private Outbox outbox;
   private boolean helloAcked;
 
   public AgentVerticle(AgentConfig config) {
@@ -59,16 +61,36 @@ public final class AgentVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    for (Device device : config.devices()) {
-      slots.put(device.info().id(), new Slot(new DeviceWorker(device)));
-    }
-    vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
-    hello();
-    return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
+    return vertx.executeBlocking(() -> {
+      Outbox opened = Outbox.open(config.outbox());
+      return Map.entry(opened, opened.pending());
+    }).compose(opened -> {
+      outbox = opened.getKey();
+      // Drained first: whatever an earlier run of this agent measured and never saw acked is queued before
+      // anything new can be measured (issue 6: a crash or a cut loses nothing).
+      List<KernelResult> pending = opened.getValue();
+      if (!pending.isEmpty()) {
+        LOG.info("outbox {}: resending {} result(s) not acked before", outbox.dir(), pending.size());
+        Delivery drain = delivery();
+        pending.forEach(result -> deliverResult(drain, result));
+      }
+      for (Device device : config.devices()) {
+        slots.put(device.info().id(), new Slot(new DeviceWorker(device)));
+      }
+      vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
+      hello();
+      return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
+    });
+  }
+
+  /** Results still in the outbox: waiting for their ack (tests and operators read this). */
+  public Outbox outbox() {
+    return outbox;
   }
 
   @Override
   public Future<?> stop() {
+    deliveries.forEach(Delivery::close);
     // Closing frees device memory on each worker thread and may wait for it: off the event loop.
     return vertx.executeBlocking(() -> {
       slots.values().forEach(slot -> slot.worker.close());
@@ -113,7 +135,7 @@ public final class AgentVerticle extends VerticleBase {
     Device device = slot.worker.device();
     SuiteOptions options = SuiteOptions.parse(request.options());
     int planned = Catalog.cases(request.suite(), options).size();
-    Delivery delivery = new Delivery(vertx);
+    Delivery delivery = delivery();
     RunContext runContext = new RunContext(request.runId(), request.sweepId(), config.agentId(), config.agentVersion());
     LOG.info("run {} accepted: suite {} on {} ({} kernels)", request.runId(), request.suite(), device.info().id(),
         planned);
@@ -135,8 +157,10 @@ public final class AgentVerticle extends VerticleBase {
         @Override
         public void measured(KernelResult result, int completed, int total) {
           slot.completed = completed;
+          // On disk before the first send, on this worker thread (fsync blocks): if the write fails, so does the run.
+          outbox.put(result);
           context.runOnContext(v -> {
-            delivery.enqueue(Addresses.RESULTS, result, result.id().toString(), true);
+            deliverResult(delivery, result);
             status(delivery, request, RunStatus.State.RUNNING, completed, total, null);
           });
         }
@@ -159,6 +183,20 @@ public final class AgentVerticle extends VerticleBase {
         }
       });
     });
+  }
+
+  private Delivery delivery() {
+    Delivery delivery = new Delivery(vertx);
+    deliveries.add(delivery);
+    return delivery;
+  }
+
+  /** Sends until an ok ack names the result, then deletes its outbox file; a refusal keeps it (and is logged). */
+  private void deliverResult(Delivery delivery, KernelResult result) {
+    delivery.enqueue(Addresses.RESULTS, result, result.id().toString(), true)
+        .compose(acked -> vertx.executeBlocking(() -> outbox.remove(result.id()), false))
+        .onFailure(e -> LOG.error("result {} acked but its outbox file could not be deleted (it will be resent, "
+            + "harmlessly): {}", result.id(), e.getMessage()));
   }
 
   /** Why a run cannot be accepted, or null: schema, device, suite and options, checked before the ack. */

@@ -21,14 +21,22 @@ final class Delivery {
 
   private final Vertx vertx;
   private Future<Void> tail = Future.succeededFuture();
+  private boolean closed;
 
   Delivery(Vertx vertx) {
     this.vertx = vertx;
   }
 
+  /** Stops every retry (the verticle is stopping); what is unacked stays in the outbox for the next start. */
+  void close() {
+    closed = true;
+  }
+
   /**
    * Queues {@code message} behind everything queued before it. {@code untilOk}: a refusal is retried too
    * (results: the coordinator acks only after commit); otherwise a refusal is logged and the queue moves on.
+   * The returned future completes when the message was acked ok (or, not {@code untilOk}, answered at all); with
+   * {@code untilOk} an ok ack counts only when it names {@code id}.
    */
   Future<Void> enqueue(String address, Object message, String id, boolean untilOk) {
     tail = tail.transform(ignored -> {
@@ -40,11 +48,17 @@ final class Delivery {
   }
 
   private void attempt(String address, Object message, String id, boolean untilOk, int attempt, Promise<Void> done) {
+    if (closed) {
+      return;
+    }
     vertx.eventBus().<Ack>request(address, message, new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
         .onSuccess(reply -> {
           Ack ack = reply.body();
-          if (ack.ok()) {
+          if (ack.ok() && (!untilOk || id.equals(ack.id()))) {
             done.complete();
+          } else if (ack.ok()) {
+            LOG.warn("{} {} acked with another id ({}); retrying", address, id, ack.id());
+            retry(address, message, id, untilOk, attempt, done);
           } else if (untilOk) {
             LOG.warn("{} {} refused ({}); retrying", address, id, ack.reason());
             retry(address, message, id, untilOk, attempt, done);
@@ -60,6 +74,9 @@ final class Delivery {
   }
 
   private void retry(String address, Object message, String id, boolean untilOk, int attempt, Promise<Void> done) {
+    if (closed) {
+      return;
+    }
     long delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(attempt, 20));
     vertx.setTimer(delay, t -> attempt(address, message, id, untilOk, attempt + 1, done));
   }

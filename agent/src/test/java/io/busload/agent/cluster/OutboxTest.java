@@ -1,0 +1,217 @@
+package io.busload.agent.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.busload.agent.cpu.CpuDevice;
+import io.busload.kernels.Fatbin;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
+import io.busload.protocol.RunRequest;
+import io.busload.protocol.RunStatus;
+import io.busload.protocol.cluster.Cluster;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's disk outbox over a real clustered event bus on loopback (issue 6): this test plays the
+ * coordinator's consumers (a Hazelcast data member with a unique cluster name); the agent is the real
+ * verticle serving its CPU device.
+ */
+class OutboxTest {
+  private static Vertx coordinator;
+  private static Vertx agentVertx;
+  /** How the coordinator side answers results: null = it holds them unanswered (as if it never committed). */
+  private static volatile String refusal;
+  private static volatile boolean acking;
+  private static final Map<UUID, AtomicInteger> received = new ConcurrentHashMap<>();
+  private static final AtomicInteger refused = new AtomicInteger();
+
+  @TempDir Path outbox;
+  private String deployment;
+
+  @BeforeAll
+  static void cluster() throws Exception {
+    String name = "busload-outbox-test-" + UUID.randomUUID();
+    int port = 17101 + (int) (Math.random() * 300);
+    List<String> members = List.of("127.0.0.1");
+    coordinator = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
+        ClusterSettings.COORDINATOR)).await(60, TimeUnit.SECONDS);
+    coordinator.eventBus().<io.busload.protocol.AgentHello>consumer(Addresses.AGENT_HELLO,
+        m -> m.reply(Ack.ok(m.body().agentId()))).completion().await(10, TimeUnit.SECONDS);
+    coordinator.eventBus().consumer(Addresses.AGENT_HEARTBEAT, m -> { }).completion().await(10, TimeUnit.SECONDS);
+    coordinator.eventBus().<RunStatus>consumer(Addresses.RUN_STATUS, m -> m.reply(Ack.ok(m.body().runId())))
+        .completion().await(10, TimeUnit.SECONDS);
+    MessageConsumer<KernelResult> results = coordinator.eventBus().consumer(Addresses.RESULTS, m -> {
+      KernelResult result = m.body();
+      String reason = refusal;
+      if (reason != null) {
+        refused.incrementAndGet();
+        m.reply(Ack.refused(result.id().toString(), reason));
+      } else if (acking) {
+        received.computeIfAbsent(result.id(), id -> new AtomicInteger()).incrementAndGet();
+        m.reply(Ack.ok(result.id().toString()));
+      }
+      // else: no answer, the agent's request times out and it retries
+    });
+    results.completion().await(10, TimeUnit.SECONDS);
+    agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
+        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+  }
+
+  @AfterAll
+  static void leave() throws Exception {
+    if (agentVertx != null) {
+      agentVertx.close().await(30, TimeUnit.SECONDS);
+    }
+    if (coordinator != null) {
+      coordinator.close().await(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @AfterEach
+  void undeploy() throws Exception {
+    if (deployment != null) {
+      agentVertx.undeploy(deployment).await(30, TimeUnit.SECONDS);
+    }
+    refusal = null;
+    acking = false;
+    received.clear();
+    refused.set(0);
+  }
+
+  @Test
+  void outbox_agentStoppedBeforeAck_nextAgentResendsAndFileGoneAfterAck() throws Exception {
+    String agentId = "outbox-agent-" + UUID.randomUUID();
+    deployment = deploy(agentId);
+    RunRequest run = new RunRequest(Protocol.SCHEMA_VERSION, "run-" + UUID.randomUUID(), "sweep-1",
+        "outbox-host/cpu", "stride", Map.of("elements", "4096"));
+    Ack accepted = coordinator.eventBus().<Ack>request(Addresses.agentRuns(agentId), run)
+        .await(20, TimeUnit.SECONDS).body();
+    assertThat(accepted.ok()).as(String.valueOf(accepted.reason())).isTrue();
+    await(() -> files(outbox).size() == 9, Duration.ofSeconds(120), "9 results in the outbox");
+    Set<String> measured = files(outbox);
+
+    // The agent stops before any ack: nothing answered its sends.
+    agentVertx.undeploy(deployment).await(30, TimeUnit.SECONDS);
+    deployment = null;
+    assertThat(received).isEmpty();
+    assertThat(files(outbox)).isEqualTo(measured);
+
+    acking = true;
+    deployment = deploy(agentId);
+    await(() -> files(outbox).isEmpty(), Duration.ofSeconds(60), "outbox drained");
+
+    assertThat(received.keySet().stream().map(id -> id + Outbox.SUFFIX).collect(Collectors.toSet()))
+        .isEqualTo(measured);
+    System.out.printf("outbox restart: %d results measured before the stop, %d resent and acked after it, "
+        + "%d left in the outbox%n", measured.size(), received.size(), files(outbox).size());
+  }
+
+  @Test
+  void outbox_resultRefusedForSchema_keptOnDiskAndLogged() throws Exception {
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Logger deliveryLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Delivery.class);
+    deliveryLog.addAppender(log);
+    try {
+      KernelResult result = result();
+      Outbox.open(outbox).put(result);
+      refusal = "schema version 2 is newer than 1";
+
+      deployment = deploy("outbox-agent-" + UUID.randomUUID());
+      await(() -> refused.get() >= 2, Duration.ofSeconds(20), "two refusals");
+
+      assertThat(files(outbox)).containsExactly(result.id() + Outbox.SUFFIX);
+      assertThat(log.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
+          .contains(result.id().toString()).contains("refused (schema version 2 is newer than 1)"));
+
+      // Once a coordinator acks it (upgraded), it goes.
+      refusal = null;
+      acking = true;
+      await(() -> files(outbox).isEmpty(), Duration.ofSeconds(40), "acked after the refusals");
+      assertThat(received).containsOnlyKeys(result.id());
+    } finally {
+      deliveryLog.detachAppender(log);
+    }
+  }
+
+  @Test
+  void outbox_corruptFile_movedAsideWithReasonAndOthersSent() throws Exception {
+    KernelResult good = result();
+    Outbox.open(outbox).put(good);
+    Files.writeString(outbox.resolve(UUID.randomUUID() + Outbox.SUFFIX), "{\"schemaVersion\":1,\"id\":", StandardCharsets.UTF_8);
+    Files.writeString(outbox.resolve("not-a-result.json"), "\u0000\u0001garbage", StandardCharsets.UTF_8);
+    acking = true;
+
+    deployment = deploy("outbox-agent-" + UUID.randomUUID());
+    await(() -> files(outbox).isEmpty(), Duration.ofSeconds(30), "outbox drained");
+
+    assertThat(received).containsOnlyKeys(good.id());
+    Path corrupt = outbox.resolve(Outbox.CORRUPT);
+    try (Stream<Path> aside = Files.list(corrupt)) {
+      assertThat(aside.map(p -> p.getFileName().toString())).hasSize(4).contains("not-a-result.json",
+          "not-a-result.json.reason");
+    }
+    assertThat(Files.readString(corrupt.resolve("not-a-result.json.reason"))).startsWith("malformed KernelResult");
+  }
+
+  private String deploy(String agentId) throws Exception {
+    AgentConfig config = new AgentConfig(agentId, "outbox-host", "test", Fatbin.sha256(),
+        List.of(CpuDevice.create("outbox-host")), outbox, Duration.ofMillis(500), Duration.ofSeconds(30),
+        Duration.ofMillis(500));
+    return agentVertx.deployVerticle(new AgentVerticle(config)).await(30, TimeUnit.SECONDS);
+  }
+
+  private static KernelResult result() {
+    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), null, null, "outbox-agent", "test", "hash",
+        CpuDevice.create("outbox-host").info(), "stride", "stride_copy_fp32", Map.of("stride", 2, "elements", 1024),
+        true, List.of(), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 1, 1, 4096, 4096, 8192, 8192 / 1e-4, "test",
+        Instant.now());
+  }
+
+  /** Result files waiting in the outbox (not the corrupt folder, not temp files). */
+  private static Set<String> files(Path dir) {
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(Outbox.SUFFIX)).collect(Collectors.toSet());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void await(BooleanSupplier condition, Duration patience, String what) throws InterruptedException {
+    long until = System.nanoTime() + patience.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > until) {
+        throw new AssertionError("not within " + patience + ": " + what);
+      }
+      Thread.sleep(50);
+    }
+  }
+}

@@ -4,7 +4,7 @@
 // allocates its buffers, fills the inputs on the device (seeded random values of the type, iota, or a random
 // permutation for index buffers: valid, not identical to Java's), poisons the outputs with 0xFF bytes, runs
 // the steps once, warms up, then times samples of a batch of launches of all steps between one event pair
-// (batch calibrated so a sample lasts >= 1 ms, like the agent), at least 31 samples, and prints the median.
+// (batch calibrated so a sample lasts >= 5 ms, like the agent), at least 31 samples, and prints the median.
 // Everything runs on the legacy default stream, as the agent's launches do; Sgemm goes through cuBLAS with
 // the agent's row-major mapping and CUBLAS_DEFAULT_MATH.
 //
@@ -314,7 +314,7 @@ struct Runner {
   }
 };
 
-static const double SAMPLE_TARGET_S = 1e-3;  // CudaDevice.sampleTargetSeconds
+static const double SAMPLE_TARGET_S = 5e-3;  // CudaDevice.sampleTargetSeconds
 static const int MAX_LAUNCHES = 1 << 20;     // Measurement.MAX_LAUNCHES_PER_SAMPLE
 static const int MIN_SAMPLES = 31;
 static const double MIN_SAMPLING_S = 0.2;  // more samples of short kernels while this lasts

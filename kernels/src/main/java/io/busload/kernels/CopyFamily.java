@@ -27,6 +27,11 @@ public abstract class CopyFamily implements Family {
   /** Default bytes touched on a CPU: 2^20 fp32 in and out, a suite in seconds. */
   public static final long CPU_TOUCHED_BYTES = 8L << 20;
 
+  /** Bytes one launch touches by default on a GPU; a family of many cases may ask for less. */
+  protected long gpuTouchedBytes() {
+    return GPU_TOUCHED_BYTES;
+  }
+
   /** The element type a case moves. */
   protected abstract ElementType type(KernelCase kernelCase);
 
@@ -54,7 +59,7 @@ public abstract class CopyFamily implements Family {
     int bytes = type(kernelCase).bytes();
     long stride = kernelCase.spec().hasAxis(STRIDE) ? stride(kernelCase) : 1;
     long touchedPerElement = bytes + Math.max(bytes, Math.min(stride * bytes, WarpSimulator.SECTOR_BYTES));
-    long target = limits.gpu() ? GPU_TOUCHED_BYTES : CPU_TOUCHED_BYTES;
+    long target = limits.gpu() ? gpuTouchedBytes() : CPU_TOUCHED_BYTES;
     long n = Long.highestOneBit(Math.max(1, target / touchedPerElement));
     if (n * touchedPerElement < target) {
       n *= 2;

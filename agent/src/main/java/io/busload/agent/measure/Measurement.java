@@ -30,7 +30,7 @@ public final class Measurement {
    * Warm-up lasts at least this many sample targets and this many launches. Three, not twenty: at twenty the
    * 0.28 s naive matmul spent 5.5 s warming up on an H200, a tenth of the suite's 90 s budget (issue 3).
    */
-  static final int WARMUP_SAMPLES = 20;
+  static final int WARMUP_SAMPLES = 10;
   static final int MIN_WARMUP_LAUNCHES = 3;
   static final int MAX_LAUNCHES_PER_SAMPLE = 1 << 20;
 

@@ -56,17 +56,16 @@ public class FleetView extends VerticalLayout {
 
   private void configureGrid() {
     grid.setId("fleet-grid");
-    grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES);
-    grid.addColumn(Row::host).setHeader("Host").setAutoWidth(true);
-    grid.addColumn(Row::agentId).setHeader("Agent").setAutoWidth(true);
+    grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
+    grid.addColumn(row -> row.host() + " / " + row.agentId()).setHeader("Host / agent").setAutoWidth(true);
     grid.addColumn(Row::state).setHeader("State").setAutoWidth(true);
     grid.addColumn(row -> formatTime(row.lastSeen())).setHeader("Last seen").setAutoWidth(true);
     grid.addColumn(Row::deviceId).setHeader("Device").setAutoWidth(true);
     grid.addColumn(Row::deviceName).setHeader("Name").setAutoWidth(true);
-    grid.addColumn(Row::kind).setHeader("Kind").setAutoWidth(true);
     grid.addColumn(Row::fingerprint).setHeader("Fingerprint").setAutoWidth(true);
-    grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setFlexGrow(1);
-    grid.addColumn(Row::queued).setHeader("Queued runs").setAutoWidth(true);
+    grid.addColumn(Row::queued).setHeader("Queued").setAutoWidth(true).setFlexGrow(0);
+    grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setWidth("16em")
+        .setFlexGrow(1);
     grid.setSizeFull();
   }
 

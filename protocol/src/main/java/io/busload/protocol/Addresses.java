@@ -12,6 +12,11 @@ public final class Addresses {
   public static final String RUN_STATUS = "busload.run.status";
   /** Coordinator to everyone, publish: a {@link KernelResult} once it is stored. */
   public static final String LIVE_RESULTS = "busload.live.results";
+  /**
+   * Coordinator to everyone, publish: a regression or improvement found in a new result's history (issue 4),
+   * as a JSON object with the change and its environment diff.
+   */
+  public static final String LIVE_REGRESSIONS = "busload.live.regressions";
   /** Coordinator to everyone, publish: a {@link RunStatus} once the coordinator has recorded it. */
   public static final String LIVE_RUNS = "busload.live.runs";
 

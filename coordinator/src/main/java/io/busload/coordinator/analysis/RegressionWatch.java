@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RegressionWatch {
   /** Coordinator to everyone, publish: a recorded regression or improvement, as JSON. To move to protocol's Addresses. */
-  public static final String LIVE_REGRESSIONS = "busload.live.regressions";
+  public static final String LIVE_REGRESSIONS = io.busload.protocol.Addresses.LIVE_REGRESSIONS;
   private static final Logger LOG = LoggerFactory.getLogger(RegressionWatch.class);
   private static final int MAX_SERIES = 10_000;
 

@@ -34,11 +34,28 @@ public class SecurityConfiguration {
     return PasswordEncoderFactories.createDelegatingPasswordEncoder();
   }
 
-  /** {@code busload.users-file} (or {@code BUSLOAD_USERS_FILE}), default {@code ~/.busload/dashboard/users.properties}. */
+  /**
+   * {@code busload.users-file} (or {@code BUSLOAD_USERS_FILE}), default {@code ~/.busload/dashboard/users.properties}.
+   * The first admin's password goes to the console, or, when {@code BUSLOAD_FIRST_PASSWORD_FILE} names a file,
+   * to that file alone (owner-only): {@code ./busload up} sends the console to a log file, and a secret must
+   * never land in a log; the launcher shows the file once and deletes it.
+   */
   @Bean
   UserDetailsManager users(PasswordEncoder encoder,
-      @Value("${busload.users-file:${BUSLOAD_USERS_FILE:${user.home}/.busload/dashboard/users.properties}}") Path file)
+      @Value("${busload.users-file:${BUSLOAD_USERS_FILE:${user.home}/.busload/dashboard/users.properties}}") Path file,
+      @Value("${BUSLOAD_FIRST_PASSWORD_FILE:}") String passwordFile)
       throws IOException {
-    return new InMemoryUserDetailsManager(UserFile.loadOrCreate(file, encoder, System.out));
+    if (passwordFile.isBlank() || java.nio.file.Files.exists(file)) {
+      return new InMemoryUserDetailsManager(UserFile.loadOrCreate(file, encoder, System.out));
+    }
+    Path target = Path.of(passwordFile);
+    java.nio.file.Files.createDirectories(target.toAbsolutePath().getParent());
+    java.nio.file.Files.deleteIfExists(target);
+    java.nio.file.Files.createFile(target, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    try (java.io.PrintStream console = new java.io.PrintStream(java.nio.file.Files.newOutputStream(target), true,
+        java.nio.charset.StandardCharsets.UTF_8)) {
+      return new InMemoryUserDetailsManager(UserFile.loadOrCreate(file, encoder, console));
+    }
   }
 }

@@ -14,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.Intake;
+import io.busload.coordinator.fleet.Refusals;
 import io.busload.coordinator.fleet.RunQueues;
 import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.Run;
@@ -96,7 +97,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
-      Intake intake = new Intake(vertx, store, fleet, queues, clock, batcher);
+      Intake intake = new Intake(vertx, store, fleet, queues, clock, batcher, new Refusals(metrics));
       RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics);
       Scheduler scheduler = new Scheduler(vertx, store, schedules, new Leadership(vertx), clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));

@@ -64,4 +64,17 @@ class JsonCodecTest {
         "6.1");
     assertThat(CPU.fingerprint()).isEqualTo(CPU.fingerprint()).hasSize(16).isNotEqualTo(other.fingerprint());
   }
+
+  @Test
+  void decodeFromWire_lengthPrefixBeyondTheBytes_refusedWithoutAllocating() {
+    JsonCodec<Ack> codec = new JsonCodec<>(Ack.class);
+    Buffer lying = Buffer.buffer().appendInt(Integer.MAX_VALUE - 8).appendString("{}");
+    Buffer negative = Buffer.buffer().appendInt(-5).appendString("{}");
+    Buffer empty = Buffer.buffer().appendByte((byte) 1);
+
+    assertThatThrownBy(() -> codec.decodeFromWire(0, lying)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("malformed Ack: body length 2147483639 but 2 byte(s) follow");
+    assertThatThrownBy(() -> codec.decodeFromWire(0, negative)).hasMessageStartingWith("malformed Ack: body length -5");
+    assertThatThrownBy(() -> codec.decodeFromWire(0, empty)).hasMessage("malformed Ack: no length prefix");
+  }
 }

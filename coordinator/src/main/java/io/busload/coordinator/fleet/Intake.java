@@ -9,6 +9,7 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.RunStatus;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
@@ -16,6 +17,8 @@ import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,9 +37,12 @@ public final class Intake {
   private final RunQueues queues;
   private final Clock clock;
   private final ResultBatcher results;
+  private final Refusals refusals;
 
-  public Intake(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, ResultBatcher results) {
+  public Intake(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, ResultBatcher results,
+      Refusals refusals) {
     this.results = results;
+    this.refusals = refusals;
     this.vertx = vertx;
     this.store = store;
     this.fleet = fleet;
@@ -48,18 +54,86 @@ public final class Intake {
   public Future<List<MessageConsumer<?>>> register() {
     EventBus bus = vertx.eventBus();
     List<MessageConsumer<?>> consumers = List.of(
-        bus.<AgentHello>consumer(Addresses.AGENT_HELLO, this::onHello),
-        bus.<Heartbeat>consumer(Addresses.AGENT_HEARTBEAT, this::onHeartbeat),
-        bus.<RunStatus>consumer(Addresses.RUN_STATUS, this::onStatus),
-        bus.<KernelResult>consumer(Addresses.RESULTS, this::onResult));
+        bus.consumer(Addresses.AGENT_HELLO, guarded(Addresses.AGENT_HELLO, AgentHello.class, AgentHello::agentId,
+            MessageCheck::hello, this::onHello)),
+        bus.consumer(Addresses.AGENT_HEARTBEAT, guarded(Addresses.AGENT_HEARTBEAT, Heartbeat.class,
+            Heartbeat::agentId, MessageCheck::heartbeat, this::onHeartbeat)),
+        bus.consumer(Addresses.RUN_STATUS, guarded(Addresses.RUN_STATUS, RunStatus.class, RunStatus::runId,
+            MessageCheck::status, this::onStatus)),
+        bus.consumer(Addresses.RESULTS, guarded(Addresses.RESULTS, KernelResult.class,
+            r -> r.id() == null ? null : r.id().toString(), MessageCheck::result, this::onResult)));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList()).map(done -> consumers);
+  }
+
+  /**
+   * Issue 6: anyone in the cluster can send anything to these addresses. Before a handler sees a message, its
+   * body must decode (a codec that throws on the wire is caught here), be the address's record, carry a known
+   * schema version and pass {@link MessageCheck}; whatever fails is refused (with a reason, when the sender
+   * waits for a reply) and counted, and nothing a handler throws escapes to the event loop.
+   */
+  private <T extends Protocol.Message> Handler<Message<Object>> guarded(String address, Class<T> type,
+      Function<T, String> id, Function<T, String> check, Consumer<Message<T>> handler) {
+    return message -> {
+      Object body;
+      try {
+        body = message.body();
+      } catch (RuntimeException e) {
+        refuse(message, address, Refusals.Reason.MALFORMED, null, "malformed " + type.getSimpleName() + ": "
+            + firstLine(e.getMessage()));
+        return;
+      }
+      if (!type.isInstance(body)) {
+        refuse(message, address, Refusals.Reason.WRONG_TYPE, null, "expected a " + type.getSimpleName()
+            + ", got " + (body == null ? "no body" : body.getClass().getSimpleName()));
+        return;
+      }
+      T typed = type.cast(body);
+      String messageId = id.apply(typed);
+      int version = typed.schemaVersion();
+      if (version < 1 || version > Protocol.SCHEMA_VERSION) {
+        refuse(message, address, Refusals.Reason.SCHEMA, messageId, version > Protocol.SCHEMA_VERSION
+            ? "schema version " + version + " is newer than " + Protocol.SCHEMA_VERSION
+            : "schema version " + version + " is unknown; known: 1 to " + Protocol.SCHEMA_VERSION);
+        return;
+      }
+      String problem;
+      try {
+        problem = check.apply(typed);
+      } catch (RuntimeException e) {
+        problem = "unreadable: " + firstLine(e.getMessage());
+      }
+      if (problem != null) {
+        refuse(message, address, Refusals.Reason.INVALID, messageId, problem);
+        return;
+      }
+      try {
+        @SuppressWarnings("unchecked")
+        Message<T> checked = (Message<T>) (Message<?>) message;
+        handler.accept(checked);
+      } catch (RuntimeException e) {
+        LOG.error("{} {} could not be handled", address, messageId, e);
+        refuse(message, address, Refusals.Reason.FAILED, messageId, "coordinator could not handle it");
+      }
+    };
+  }
+
+  private void refuse(Message<?> message, String address, Refusals.Reason reason, String id, String detail) {
+    refusals.count(address, reason, detail);
+    if (message.replyAddress() != null) {
+      message.reply(Ack.refused(id, detail));
+    }
+  }
+
+  private static String firstLine(String text) {
+    if (text == null) {
+      return "no detail";
+    }
+    String line = text.lines().findFirst().orElse("");
+    return line.length() > 200 ? line.substring(0, 200) + "..." : line;
   }
 
   private void onHello(Message<AgentHello> message) {
     AgentHello hello = message.body();
-    if (refuseNewer(message, hello, hello.agentId())) {
-      return;
-    }
     blocking(() -> {
       store.saveAgent(hello, clock.instant());
       return null;
@@ -82,11 +156,6 @@ public final class Intake {
 
   private void onHeartbeat(Message<Heartbeat> message) {
     Heartbeat heartbeat = message.body();
-    if (heartbeat.schemaVersion() > Protocol.SCHEMA_VERSION) {
-      LOG.warn("heartbeat of agent {} ignored: schema version {} is newer than {}", heartbeat.agentId(),
-          heartbeat.schemaVersion(), Protocol.SCHEMA_VERSION);
-      return;
-    }
     boolean wasOnline = fleet.online(heartbeat.agentId(), clock.instant());
     if (!fleet.heartbeat(heartbeat, clock.instant())) {
       LOG.debug("heartbeat of unknown agent {} ignored until it says hello", heartbeat.agentId());
@@ -101,9 +170,6 @@ public final class Intake {
 
   private void onStatus(Message<RunStatus> message) {
     RunStatus status = message.body();
-    if (refuseNewer(message, status, status.runId())) {
-      return;
-    }
     blocking(() -> store.recordStatus(status, clock.instant())).onComplete(recorded -> {
       if (recorded.failed()) {
         LOG.error("cannot record status of run {}", status.runId(), recorded.cause());
@@ -121,31 +187,9 @@ public final class Intake {
     });
   }
 
+  /** Checked by {@link #guarded}: id, device, kernel and measuredAt present, every field storable. */
   private void onResult(Message<KernelResult> message) {
-    KernelResult result = message.body();
-    String id = result.id() == null ? null : result.id().toString();
-    if (refuseNewer(message, result, id)) {
-      return;
-    }
-    if (result.id() == null || result.device() == null || result.kernel() == null || result.measuredAt() == null) {
-      message.reply(Ack.refused(id, "a result needs id, device, kernel and measuredAt"));
-      return;
-    }
     results.add(message);
-  }
-
-  /** Newer versions are refused (docs/contract.md); so is a version below 1, which no sender ever wrote. */
-  private static boolean refuseNewer(Message<?> message, Protocol.Message body, String id) {
-    int version = body.schemaVersion();
-    if (version >= 1 && version <= Protocol.SCHEMA_VERSION) {
-      return false;
-    }
-    String reason = version > Protocol.SCHEMA_VERSION
-        ? "schema version " + version + " is newer than " + Protocol.SCHEMA_VERSION
-        : "schema version " + version + " is unknown; known: 1 to " + Protocol.SCHEMA_VERSION;
-    LOG.warn("refused {} {}: {}", body.getClass().getSimpleName(), id, reason);
-    message.reply(Ack.refused(id, reason));
-    return true;
   }
 
   private <T> Future<T> blocking(Callable<T> work) {

@@ -10,6 +10,7 @@ import io.vertx.core.eventbus.Message;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -46,6 +47,37 @@ public final class ResultBatcher {
     this.onStored = onStored;
   }
 
+  /** What a batch did: ids stored for the first time, and results that could not be stored, with why. */
+  record Outcome(Set<UUID> fresh, Map<UUID, String> failed) {}
+
+  /**
+   * One transaction for the batch; if it fails, each result alone (issue 6): a result the checks let through
+   * but the database refuses fails only itself, and the good ones beside it are acked. When the database
+   * itself is down every single insert fails too, and every sender retries.
+   */
+  private Outcome store(List<KernelResult> results) {
+    try {
+      return new Outcome(store.upsertResults(results, clock.instant()), Map.of());
+    } catch (RuntimeException batchFailure) {
+      if (results.size() == 1) {
+        throw batchFailure;
+      }
+      LOG.warn("batch of {} result(s) failed ({}); storing them one by one", results.size(),
+          batchFailure.getMessage());
+      Set<UUID> fresh = new java.util.HashSet<>();
+      Map<UUID, String> failed = new java.util.HashMap<>();
+      for (KernelResult r : results) {
+        try {
+          fresh.addAll(store.upsertResults(List.of(r), clock.instant()));
+        } catch (RuntimeException e) {
+          LOG.error("cannot store result {}", r.id(), e);
+          failed.put(r.id(), String.valueOf(e.getMessage()));
+        }
+      }
+      return new Outcome(fresh, failed);
+    }
+  }
+
   public void add(Message<KernelResult> message) {
     pending.add(message);
     if (pending.size() >= MAX_BATCH) {
@@ -71,7 +103,7 @@ public final class ResultBatcher {
     pending = pending.size() <= MAX_BATCH ? new ArrayList<>() : new ArrayList<>(pending.subList(MAX_BATCH, pending.size()));
     inFlight++;
     List<KernelResult> results = batch.stream().map(Message::body).toList();
-    Future<Set<UUID>> stored = vertx.executeBlocking(() -> store.upsertResults(results, clock.instant()), false);
+    Future<Outcome> stored = vertx.executeBlocking(() -> store(results), false);
     stored.onComplete(done -> {
       inFlight--;
       if (done.failed()) {
@@ -80,10 +112,16 @@ public final class ResultBatcher {
           m.fail(Intake.STORE_FAILED, "coordinator store failed: " + done.cause().getMessage());
         }
       } else {
-        Set<UUID> fresh = done.result();
+        Set<UUID> fresh = done.result().fresh();
+        Map<UUID, String> failed = done.result().failed();
         List<KernelResult> newOnes = new ArrayList<>(fresh.size());
         for (Message<KernelResult> m : batch) {
-          m.reply(Ack.ok(m.body().id().toString()));
+          String failure = failed.get(m.body().id());
+          if (failure == null) {
+            m.reply(Ack.ok(m.body().id().toString()));
+          } else {
+            m.fail(Intake.STORE_FAILED, "coordinator store failed: " + failure);
+          }
         }
         for (KernelResult r : results) {
           // A redelivered result was published when it was first stored; dashboards would count it twice.

@@ -143,7 +143,7 @@ public final class RestApi {
   }
 
   private void sweep(RoutingContext ctx) {
-    String id = ctx.pathParam("id");
+    String id = pathId(ctx);
     blocking(() -> store.sweep(id)).onSuccess(found -> {
       if (found.isPresent()) {
         json(ctx.response(), 200, SweepViews.SweepView.of(found.get()));
@@ -217,7 +217,7 @@ public final class RestApi {
   }
 
   private void run(RoutingContext ctx) {
-    String id = ctx.pathParam("id");
+    String id = pathId(ctx);
     blocking(() -> store.run(id)).onSuccess(found -> {
       if (found.isPresent()) {
         json(ctx.response(), 200, found.get());
@@ -274,7 +274,7 @@ public final class RestApi {
   }
 
   private void getSchedule(RoutingContext ctx) {
-    String id = ctx.pathParam("id");
+    String id = pathId(ctx);
     blocking(() -> schedules.find(id).map(s -> ScheduleView.of(s, clock.instant(), schedules.fires(id, FIRES_SHOWN))))
         .onSuccess(found -> {
           if (found.isPresent()) {
@@ -286,7 +286,7 @@ public final class RestApi {
   }
 
   private void updateSchedule(RoutingContext ctx) {
-    String id = ctx.pathParam("id");
+    String id = pathId(ctx);
     byte[] body = bodyBytes(ctx);
     blocking(() -> schedules.find(id)).compose(existing -> {
       if (existing.isEmpty()) {
@@ -311,7 +311,7 @@ public final class RestApi {
 
   /** Pausing clears the next fire time; resuming sets it after now, so a pause never produces a late fire. */
   private void setPaused(RoutingContext ctx, boolean paused) {
-    String id = ctx.pathParam("id");
+    String id = pathId(ctx);
     blocking(() -> schedules.find(id).map(s -> {
       Instant now = clock.instant();
       Schedule changed = new Schedule(s.id(), s.name(), s.cron(), s.timeZone(), s.suite(), s.options(), s.target(),
@@ -328,7 +328,7 @@ public final class RestApi {
   }
 
   private void deleteSchedule(RoutingContext ctx) {
-    String id = ctx.pathParam("id");
+    String id = pathId(ctx);
     blocking(() -> schedules.delete(id)).onSuccess(deleted -> {
       if (deleted) {
         ctx.response().setStatusCode(204).end();
@@ -396,7 +396,12 @@ public final class RestApi {
       return null;
     }
     try {
-      return Instant.parse(value);
+      Instant instant = Instant.parse(value);
+      if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+        // Outside what a PostgreSQL timestamp holds: refused here rather than failing the query with a 500.
+        throw new BadInput(name, "must lie between " + EARLIEST + " and " + LATEST);
+      }
+      return instant;
     } catch (java.time.format.DateTimeParseException e) {
       throw new BadInput(name, "not an ISO-8601 instant such as 2026-11-01T00:00:00Z: '" + value + "'");
     }
@@ -475,9 +480,36 @@ public final class RestApi {
     return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/csv") ? Format.CSV : Format.JSON;
   }
 
+  /** Longer than any id, device, kernel or params string the store holds (issue 6: bounded before the database). */
+  static final int MAX_PARAM = 2000;
+  static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+  static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
   private static String param(RoutingContext ctx, String name) {
     String value = ctx.request().getParam(name);
-    return value == null || value.isBlank() ? null : value.trim();
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    if (value.length() > MAX_PARAM) {
+      throw new BadInput(name, "at most " + MAX_PARAM + " characters, got " + value.length());
+    }
+    if (value.indexOf('\u0000') >= 0) {
+      // PostgreSQL refuses NUL in text: without this check the query failed with a 500.
+      throw new BadInput(name, "must not contain NUL characters");
+    }
+    return value.trim();
+  }
+
+  /** The {@code :id} of a path, bounded and free of NUL before it reaches a query (a NUL made it a 500). */
+  private static String pathId(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    if (id == null || id.length() > 200) {
+      throw new BadInput("id", "an id of at most 200 characters");
+    }
+    if (id.indexOf('\u0000') >= 0) {
+      throw new BadInput("id", "must not contain NUL characters");
+    }
+    return id;
   }
 
   private static int intParam(RoutingContext ctx, String name, int fallback, int max) {
@@ -510,9 +542,12 @@ public final class RestApi {
     } else if (cause == null && ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
       problem(response, ctx.statusCode(), "Bad Request", "request refused (" + ctx.statusCode() + ")", null);
     } else {
-      LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), cause);
-      problem(response, 500, "Internal Server Error",
-          cause == null ? "failed" : cause.getClass().getSimpleName() + ": " + cause.getMessage(), null);
+      // Issue 6: no class name or message of ours in the answer (they describe internals); the log has both,
+      // under a reference the client can quote.
+      String reference = UUID.randomUUID().toString();
+      LOG.error("{} {} failed (reference {})", ctx.request().method(), ctx.request().path(), reference, cause);
+      problem(response, 500, "Internal Server Error", "the coordinator failed; reference " + reference
+          + " in its log", null);
     }
   }
 

@@ -42,6 +42,28 @@ class CliTest {
     assertThat(results).extracting(KernelResult::kernel).first().isEqualTo("memcpy-d2d");
   }
 
+  /** Issue 6: faults fail their own case cleanly and the run carries on to a valid copy; the JVM survives. */
+  @Test
+  void runFaults_cpu_oobRefusedHugeRefusedCopyValidExit1() throws Exception {
+    int exit = run("run", "--suite", "faults", "--device", "cpu", "--format", "json", "--option", "size=4096");
+
+    assertThat(exit).as("invalid results make the exit 1: " + err).isEqualTo(1);
+    List<KernelResult> results = JsonCodec.MAPPER.readValue(out.toString(), new TypeReference<>() {});
+    assertThat(results).extracting(KernelResult::kernel)
+        .containsExactly("memcpy-d2d", "faults-oob-write", "faults-huge-alloc", "faults-copy");
+    assertThat(results.get(1).valid()).isFalse();
+    assertThat(results.get(1).mismatches().getFirst())
+        .startsWith("cpu: invalid memory access refused (out of bounds): ");
+    assertThat(results.get(2).valid()).isFalse();
+    assertThat(results.get(2).mismatches().getFirst()).startsWith("cpu: cannot allocate 1024.0 TiB for the buffers ([in 1024.0 TiB, out 16.0 KiB])")
+        .contains("only").contains("available");
+    assertThat(results.get(3).valid()).as(results.get(3).mismatches().toString()).isTrue();
+    assertThat(results.get(3).bandwidth()).isPositive();
+    assertThat(results.get(0).valid()).isTrue();
+    System.out.printf("faults on cpu: %s / %s / %s%n", results.get(1).mismatches().getFirst(),
+        results.get(2).mismatches().getFirst(), results.get(3).valid() ? "faults-copy valid" : "faults-copy INVALID");
+  }
+
   @Test
   void runStride_cpuTinyTable_showsCeilingAndMethod() {
     int exit = run("run", "--suite", "stride", "--device", "cpu", "--option", "elements=4096");

@@ -11,6 +11,14 @@ public interface Family {
   /** Suite name and {@link KernelSpec#family()} of its kernels, lowercase ({@code transpose}). */
   String name();
 
+  /**
+   * Whether the {@code coalescing} suite (every measuring family) includes this family; false for families that
+   * test the fleet rather than measure memory (issue 6's {@code faults}), which run in their own suite only.
+   */
+  default boolean inCoalescingSuite() {
+    return true;
+  }
+
   /** Its catalog entries, in the order a suite runs them. */
   List<KernelSpec> kernels();
 

@@ -24,6 +24,16 @@ final class CpuWorkload implements Workload {
   CpuWorkload(Program program, ExecutorService pool, int threads) {
     this.program = program;
     this.parallel = new PoolParallel(pool, threads);
+    // Refused before allocating (issue 6): asking the OS for 2^50 bytes fails late and unclearly, or not at all
+    // until the pages are touched.
+    long needed = program.deviceBytes();
+    long available = CpuDevice.availableBytes();
+    if (needed > available) {
+      arena.close();
+      throw new DeviceException("cpu: cannot allocate " + io.busload.kernels.Sizes.bytes(needed) + " for the buffers ("
+          + program.buffers().stream().map(b -> b.name() + " " + io.busload.kernels.Sizes.bytes(b.bytes())).toList()
+          + "): only " + io.busload.kernels.Sizes.bytes(available) + " available");
+    }
     try {
       for (int i = 0; i < program.buffers().size(); i++) {
         Buffer buffer = program.buffers().get(i);
@@ -59,6 +69,12 @@ final class CpuWorkload implements Workload {
         try {
           future.get();
         } catch (ExecutionException e) {
+          if (e.getCause() instanceof IndexOutOfBoundsException outside) {
+            // A kernel's access outside its buffers, refused by the segment's bounds check (what would be
+            // CUDA_ERROR_ILLEGAL_ADDRESS on a GPU): nothing was written outside, the JVM carries on.
+            throw new DeviceException("cpu: invalid memory access refused (out of bounds): " + outside.getMessage(),
+                outside);
+          }
           throw new DeviceException("cpu: a launch failed: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();

@@ -27,8 +27,13 @@ public final class Coordinator {
 
   /** As {@link #start(CoordinatorSettings)}, reading time from {@code clock}. */
   public static Future<Coordinator> start(CoordinatorSettings settings, Clock clock) {
+    // On failure close without waiting: a future chained on close() never completes (its callback is due on
+    // an event loop that close shuts down), and Main then hung instead of reporting why deploy failed.
     return Cluster.start(settings.cluster()).compose(vertx -> deploy(vertx, settings, true, clock)
-        .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e))));
+        .recover(e -> {
+          vertx.close();
+          return Future.failedFuture(e);
+        }));
   }
 
   /**

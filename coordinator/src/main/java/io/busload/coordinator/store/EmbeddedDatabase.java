@@ -17,6 +17,7 @@ final class EmbeddedDatabase implements AutoCloseable {
   }
 
   static EmbeddedDatabase start(Path dataDir) {
+    stopLeftOver(dataDir.resolve("postgres"));
     try {
       return new EmbeddedDatabase(EmbeddedPostgres.builder()
           .setDataDirectory(dataDir.resolve("postgres"))
@@ -29,6 +30,47 @@ final class EmbeddedDatabase implements AutoCloseable {
           .start());
     } catch (IOException e) {
       throw new IllegalStateException("cannot start the embedded PostgreSQL in " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A coordinator killed with -9 leaves its server running (it was started as a daemon) and holding the
+   * cluster's lock file, so the next coordinator could not start its own (found by the end-to-end restart
+   * test in CI). Stop that server first: fast shutdown by SIGTERM-then-wait, SIGKILL if it will not go
+   * (PostgreSQL then recovers from its WAL, losing no committed row). Only a process that is a postgres
+   * server of this very directory is touched.
+   */
+  static void stopLeftOver(Path cluster) {
+    Path pidFile = cluster.resolve("postmaster.pid");
+    long pid;
+    try {
+      if (!java.nio.file.Files.exists(pidFile)) {
+        return;
+      }
+      pid = Long.parseLong(java.nio.file.Files.readAllLines(pidFile).getFirst().trim());
+    } catch (IOException | RuntimeException unreadable) {
+      return; // no usable lock file: PostgreSQL itself decides whether it is stale
+    }
+    java.util.Optional<ProcessHandle> process = ProcessHandle.of(pid);
+    if (process.isEmpty() || !process.get().isAlive()) {
+      return;
+    }
+    String command = process.get().info().commandLine().orElse("");
+    if (!command.contains("postgres") || !command.contains(cluster.toString())) {
+      return;
+    }
+    org.slf4j.LoggerFactory.getLogger(EmbeddedDatabase.class).warn(
+        "stopping the PostgreSQL server {} left running on {} by a coordinator that did not stop cleanly", pid, cluster);
+    process.get().destroy();
+    try {
+      process.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      process.get().destroyForcibly();
+      process.get().onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("waiting for PostgreSQL " + pid + " to stop: " + e.getMessage(), e);
     }
   }
 

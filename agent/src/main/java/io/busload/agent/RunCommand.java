@@ -5,6 +5,7 @@ import io.busload.agent.crosscheck.Profiler;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceWorker;
 import io.busload.agent.device.Devices;
+import io.busload.agent.measure.FreshProcess;
 import io.busload.agent.measure.Measurement;
 import io.busload.agent.measure.Plan;
 import io.busload.agent.measure.Progress;
@@ -63,6 +64,11 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--harness", description = "The native harness for --profile (default: $BUSLOAD_HARNESS)")
   Path harness;
 
+  @Option(names = "--from-case", hidden = true, defaultValue = "0",
+      description = "Measure from this case of the plan on (0-based): how a run continues in a fresh process "
+          + "after a sticky CUDA error")
+  int fromCase;
+
   @Option(names = "--profile-dir", description = "Keep --profile's plan, fatbin and ncu CSV in this folder")
   Path profileDir;
 
@@ -98,6 +104,9 @@ final class RunCommand implements Callable<Integer> {
         }
         throw e;
       }
+      if (fromCase > 0) {
+        plan = plan.from(fromCase);
+      }
       resolved = plan;
       if (planOut != null) {
         // The native cross-check's input (deploy/gpu/crosscheck.cu): this device's sizes, nothing measured.
@@ -112,12 +121,16 @@ final class RunCommand implements Callable<Integer> {
         results = List.of();
       } else {
         Measurement measurement = new Measurement(chosen, context, Fatbin.sha256());
-        results = worker.submit(() -> measurement.run(plan, new Progress() {
+        Plan measured = plan;
+        FreshProcess fresh = new FreshProcess(suite, chosen.shortId(), options);
+        int offset = fromCase;
+        results = worker.submit(() -> measurement.run(measured, new Progress() {
           @Override
           public void starting(String kernel, int completed, int total) {
-            LOG.info("{} {}/{}: {} on {}", plan.suite(), completed + 1, total, kernel, chosen.info().name());
+            LOG.info("{} {}/{}: {} on {}", measured.suite(), offset + completed + 1, offset + total, kernel,
+                chosen.info().name());
           }
-        })).join();
+        }, k -> fresh.run(offset + k))).join();
       }
     } catch (java.util.concurrent.CompletionException e) {
       // The device could not even be attached (a CUDA context, the fatbin): nothing was measured.

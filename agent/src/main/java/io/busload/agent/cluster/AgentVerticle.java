@@ -2,6 +2,7 @@ package io.busload.agent.cluster;
 
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceWorker;
+import io.busload.agent.measure.FreshProcess;
 import io.busload.agent.measure.Measurement;
 import io.busload.agent.measure.Plan;
 import io.busload.agent.measure.Progress;
@@ -146,6 +147,7 @@ public final class AgentVerticle extends VerticleBase {
       slot.runId = request.runId();
       slot.total = plan.cases().size();
       slot.completed = 0;
+      FreshProcess fresh = new FreshProcess(request.suite(), device.shortId(), request.options());
       return new Measurement(device, runContext, config.fatbinHash()).run(plan, new Progress() {
         @Override
         public void starting(String kernel, int completed, int total) {
@@ -164,7 +166,7 @@ public final class AgentVerticle extends VerticleBase {
             status(delivery, request, RunStatus.State.RUNNING, completed, total, null);
           });
         }
-      });
+      }, k -> fresh.run(k).stream().map(r -> FreshProcess.stamped(r, runContext)).toList());
     }).whenComplete((results, error) -> {
       int total = planned;
       slot.runId = null;

@@ -38,6 +38,8 @@ public final class Measurement {
   private final RunContext context;
   private final String fatbinHash;
   private final StoppingRule stoppingRule;
+  /** Why this process can no longer use the device (a sticky error recovery could not undo); null while it can. */
+  private String deviceLost;
   /** The memcpy ceiling's bandwidth in this run, once measured (it runs first). */
   private Double ceiling;
 
@@ -52,8 +54,23 @@ public final class Measurement {
     this.stoppingRule = stoppingRule;
   }
 
+  /**
+   * Runs the cases from {@code fromCase} on in a fresh process, after a sticky CUDA error left this one unable
+   * to use the GPU (NVIDIA: the process must be restarted; an in-process context reset failed on an H200,
+   * docs/results/2026-11-22-h200-faults). Returns their results in plan order.
+   */
+  @FunctionalInterface
+  public interface Continuation {
+    List<KernelResult> run(int fromCase) throws Exception;
+  }
+
   /** Every case of the plan in order; a failing case yields an invalid result and the next one runs. */
   public List<KernelResult> run(Plan plan, Progress progress) {
+    return run(plan, progress, null);
+  }
+
+  /** As {@link #run(Plan, Progress)}; after a device loss the rest goes to {@code continuation} when given. */
+  public List<KernelResult> run(Plan plan, Progress progress, Continuation continuation) {
     List<KernelResult> results = new ArrayList<>();
     int total = plan.cases().size();
     for (Plan.Planned planned : plan.cases()) {
@@ -64,8 +81,39 @@ public final class Measurement {
       }
       results.add(result);
       progress.measured(result, results.size(), total);
+      if (deviceLost != null && results.size() < total) {
+        List<KernelResult> rest = continueElsewhere(plan, results.size(), continuation);
+        for (KernelResult r : rest) {
+          results.add(r);
+          progress.measured(r, results.size(), total);
+        }
+        break;
+      }
     }
     return results;
+  }
+
+  private List<KernelResult> continueElsewhere(Plan plan, int fromCase, Continuation continuation) {
+    String why = "not run here: " + device.shortId() + " was lost in this process (" + deviceLost + ")";
+    if (continuation != null) {
+      try {
+        LOG.warn("{}; running cases {}..{} in a fresh process", why, fromCase + 1, plan.cases().size());
+        List<KernelResult> rest = continuation.run(fromCase);
+        if (rest.size() == plan.cases().size() - fromCase) {
+          return rest;
+        }
+        why += "; the fresh process returned " + rest.size() + " of " + (plan.cases().size() - fromCase) + " results";
+      } catch (Exception e) {
+        why += "; the fresh process failed: " + e.getMessage();
+      }
+    }
+    List<KernelResult> rest = new ArrayList<>();
+    for (Plan.Planned planned : plan.cases().subList(fromCase, plan.cases().size())) {
+      rest.add(planned.program() == null
+          ? skipped(plan.suite(), planned.kernelCase(), planned.size(), "skipped: " + planned.skipReason())
+          : invalid(plan.suite(), planned.kernelCase(), planned.size(), planned.program().traffic(), List.of(why)));
+    }
+    return rest;
   }
 
   /** Allocate, fill, poison, run once and check, warm up, sample until the rule stops, summarise, free. */
@@ -153,6 +201,7 @@ public final class Measurement {
           }
         } catch (RuntimeException r) {
           reasons.add("recovering the device failed too: " + r.getMessage());
+          deviceLost = why;
         }
       }
       return invalid(suite, kernel, planned.size(), traffic, reasons);

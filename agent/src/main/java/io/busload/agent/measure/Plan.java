@@ -27,6 +27,14 @@ public record Plan(String suite, List<Planned> cases) {
    */
   public record Planned(KernelCase kernelCase, long size, Program program, String skipReason) {}
 
+  /** The cases from {@code first} on (0-based), as a fresh process continues a run after a lost device. */
+  public Plan from(int first) {
+    if (first < 0 || first > cases.size()) {
+      throw new IllegalArgumentException("from-case: must be 0.." + cases.size() + ", got " + first);
+    }
+    return new Plan(suite, cases.subList(first, cases.size()));
+  }
+
   public static Plan resolve(String suite, SuiteOptions options, DeviceLimits limits, String deviceId) {
     List<Planned> planned = new ArrayList<>();
     List<KernelCase> cases = Catalog.cases(suite, options);

@@ -18,7 +18,6 @@ import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -67,7 +66,7 @@ public final class Conv2d implements Family {
 
   @Override
   public List<KernelSpec> kernels() {
-    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+    return Families.kernels(Variant.class, NAME);
   }
 
   /** 8192 on a GPU (1 GiB in all), 4096 on a CPU; halved while in + out exceed the budget. */

@@ -24,6 +24,13 @@ final class Families {
     throw new IllegalArgumentException("kernel: '" + name + "' is not a kernel of " + type.getSimpleName());
   }
 
+  /** The catalog entries of a family: one kernel per variant, no axes (the size is the only parameter). */
+  static <E extends Enum<E> & Named> java.util.List<io.busload.kernels.KernelSpec> kernels(Class<E> variants,
+      String family) {
+    return java.util.Arrays.stream(variants.getEnumConstants())
+        .map(v -> new io.busload.kernels.KernelSpec(v.kernel(), family, java.util.List.of())).toList();
+  }
+
   /** A variant of a family: its catalog name and its CUDA entry point. */
   interface Named {
     String kernel();

@@ -18,7 +18,6 @@ import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -77,7 +76,7 @@ public final class Faults implements Family {
 
   @Override
   public List<KernelSpec> kernels() {
-    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+    return Families.kernels(Variant.class, NAME);
   }
 
   @Override

@@ -20,7 +20,6 @@ import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
 import io.busload.kernels.WarpSimulator;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -73,7 +72,7 @@ public final class Gather implements Family {
 
   @Override
   public List<KernelSpec> kernels() {
-    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+    return Families.kernels(Variant.class, NAME);
   }
 
   /** 2^26 on a GPU (768 MiB in all), 2^24 on a CPU; halved while the three buffers exceed the budget. */

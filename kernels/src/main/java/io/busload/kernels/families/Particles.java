@@ -19,7 +19,6 @@ import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -89,7 +88,7 @@ public final class Particles implements Family {
 
   @Override
   public List<KernelSpec> kernels() {
-    return Arrays.stream(Layout.values()).map(l -> new KernelSpec(l.kernel(), NAME, List.of())).toList();
+    return Families.kernels(Layout.class, NAME);
   }
 
   /** 2^24 particles on a GPU (512 MiB, 604 MB touched), 2^22 on a CPU; halved while over the budget. */

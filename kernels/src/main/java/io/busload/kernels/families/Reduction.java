@@ -71,7 +71,7 @@ public final class Reduction implements Family {
 
   @Override
   public List<KernelSpec> kernels() {
-    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+    return Families.kernels(Variant.class, NAME);
   }
 
   /** 2^27 on a GPU (512 MiB), 2^25 on a CPU; halved while the input exceeds the budget. */

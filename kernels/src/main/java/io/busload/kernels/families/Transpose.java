@@ -89,7 +89,7 @@ public final class Transpose implements Family {
 
   @Override
   public List<KernelSpec> kernels() {
-    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+    return Families.kernels(Variant.class, NAME);
   }
 
   /** 8192 on a GPU (two 256 MiB matrices), 4096 on a CPU; halved while two matrices exceed the budget. */

@@ -27,6 +27,15 @@ public interface Program {
   /** Useful bytes read and written (and FLOPs) by one launch (all steps). */
   Traffic traffic();
 
+  /**
+   * Bytes the method itself must move besides {@link #traffic()}, for example a reduction's partial sums
+   * written by its first kernel and read by its second. Bandwidth figures leave them out (they are the method's
+   * cost, not the job); the counter pass adds them to what DRAM is expected to move. None by default.
+   */
+  default Traffic overhead() {
+    return new Traffic(0, 0, 0);
+  }
+
   /** Expected sectors per request of each global load and store, from {@link WarpSimulator}; empty if not ours. */
   List<Coalescing> coalescing();
 

@@ -18,7 +18,8 @@ import java.util.Locale;
  *
  * <p>The model's sectors per request of a side is the mean over that side's accesses, each weighted alike (every
  * access of our kernels issues one request per warp and iteration); the measured one is the case's sectors over
- * its requests, summed over its kernel launches. DRAM bytes lie between the useful bytes (each byte once) and the
+ * its requests, summed over its kernel launches. DRAM bytes lie between the useful bytes (each byte once, plus
+ * {@link Program#overhead()}: a reduction's partial sums) and the
  * bytes of the sectors the model predicts (useful x sectors x 32 / requested bytes): below the first the data
  * came from L2, above the second the DRAM moved more than the sectors (its own granularity, 64 bytes on an H200).
  * A measured value more than {@link #TOLERANCE} away from the model (or outside that range) is flagged.
@@ -117,10 +118,11 @@ public final class ProfileReport {
 
   static Row row(String kernel, String params, Program program, List<NcuCsv.Launch> launches) {
     Traffic traffic = program.traffic();
+    Traffic overhead = program.overhead();
     List<Coalescing> model = program.coalescing();
-    Side loads = side(launches, LD_SECTORS, LD_REQUESTS, DRAM_READ, traffic.bytesRead(),
+    Side loads = side(launches, LD_SECTORS, LD_REQUESTS, DRAM_READ, traffic.bytesRead() + overhead.bytesRead(),
         model.stream().filter(c -> !c.store()).toList());
-    Side stores = side(launches, ST_SECTORS, ST_REQUESTS, DRAM_WRITE, traffic.bytesWritten(),
+    Side stores = side(launches, ST_SECTORS, ST_REQUESTS, DRAM_WRITE, traffic.bytesWritten() + overhead.bytesWritten(),
         model.stream().filter(Coalescing::store).toList());
     List<String> flags = new ArrayList<>();
     flag(flags, "loads", loads);

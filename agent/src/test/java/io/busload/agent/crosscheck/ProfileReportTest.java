@@ -101,6 +101,40 @@ class ProfileReportTest {
     assertThat(row.flags()).singleElement().asString().startsWith("loads: DRAM").contains("above");
   }
 
+  /**
+   * The H200's counters of reduction-sequential at 2^27 (docs/results/2026-11-22-h200-coalescing): 4.11 MB written
+   * against 2 MiB of partial sums. Without the partials in the model, 32 bytes were expected and it was flagged.
+   */
+  @Test
+  void build_reductionPartialSums_countedInTheStoreModel() {
+    Program program = new io.busload.kernels.families.Reduction.Case(
+        io.busload.kernels.families.Reduction.Variant.SEQUENTIAL, 1L << 27);
+    long partials = (1L << 27) / io.busload.kernels.families.Reduction.BLOCK * Float.BYTES;
+    assertThat(program.overhead().bytesWritten()).isEqualTo(partials);
+    Map<String, Double> first = new LinkedHashMap<>();
+    first.put(ProfileReport.LD_REQUESTS, (1 << 27) / 32.0);
+    first.put(ProfileReport.LD_SECTORS, 4.0 * (1 << 27) / 32.0);
+    first.put(ProfileReport.ST_REQUESTS, (double) (1 << 19));
+    first.put(ProfileReport.ST_SECTORS, (double) (1 << 19));
+    first.put(ProfileReport.DRAM_READ, 536.9e6);
+    first.put(ProfileReport.DRAM_WRITE, 4.11e6);
+    Map<String, Double> last = new LinkedHashMap<>();
+    last.put(ProfileReport.LD_REQUESTS, (1 << 19) / 32.0);
+    last.put(ProfileReport.LD_SECTORS, 4.0 * (1 << 19) / 32.0);
+    last.put(ProfileReport.ST_REQUESTS, 1.0);
+    last.put(ProfileReport.ST_SECTORS, 1.0);
+    last.put(ProfileReport.DRAM_READ, 2.1e6);
+    last.put(ProfileReport.DRAM_WRITE, 0.0);
+
+    ProfileReport.Row row = ProfileReport.row("reduction-sequential", "size=134217728", program, List.of(
+        new NcuCsv.Launch(0, "busload_reduction_sequential", first),
+        new NcuCsv.Launch(1, "busload_reduction_final", last)));
+
+    assertThat(row.stores().usefulBytes()).isEqualTo(Float.BYTES + partials);
+    assertThat(row.stores().modelSectorBytes()).isEqualTo(8.0 * (Float.BYTES + partials));
+    assertThat(row.flags()).isEmpty();
+  }
+
   @Test
   void build_wrongKernelName_reportsTheMismatchInsteadOfGuessing() {
     List<NcuCsv.Launch> launches = new ArrayList<>(asModelled(1, "-"));

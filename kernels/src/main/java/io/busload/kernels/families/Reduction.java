@@ -140,6 +140,13 @@ public final class Reduction implements Family {
       return new Traffic(n * Float.BYTES, Float.BYTES, n - 1);
     }
 
+    /** The partial sums: one float per first-kernel block, written once and read once by the final kernel. */
+    @Override
+    public Traffic overhead() {
+      long partials = (long) blocks() * Float.BYTES;
+      return new Traffic(partials, partials, 0);
+    }
+
     /**
      * Warp 0's load of in and the final kernel's load of partials: 32 consecutive floats (4 sectors). The
      * partial and the result are stored by thread 0 alone: 1 sector, 4 bytes requested.

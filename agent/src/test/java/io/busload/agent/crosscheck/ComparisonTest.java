@@ -69,4 +69,22 @@ class ComparisonTest {
         .contains("| stride-copy-fp32 | size=67108864;stride=4 | 308.19 | 290.00 | 1.0627 | NO |")
         .contains("2 of 3 compared kernels within 1% (2 rows not compared)");
   }
+
+  /** The H100's drift case: 2664 us after the suite, 2700 us before it; the agent's 2705 is within 1% of the mean. */
+  @Test
+  void join_twoNativeRuns_meanOfTheRunsAndTheirDrift() {
+    String before = "kernel,params,median_s\nmemcpy-d2d,size=67108864,1.2700e-04\n";
+    String after = "kernel,params,median_s\nmemcpy-d2d,size=67108864,1.2900e-04\n";
+
+    List<Comparison.Row> rows = Comparison.join(AGENT, List.of(before, after));
+
+    assertThat(rows.get(0).nativeSeconds()).isCloseTo(1.28e-4, within(1e-12));
+    assertThat(rows.get(0).nativeRuns()).containsExactly(1.27e-4, 1.29e-4);
+    assertThat(rows.get(0).nativeDrift()).isCloseTo(0.02 / 1.28, within(1e-9));
+    assertThat(rows.get(0).ratio()).isCloseTo(1.2819 / 1.28, within(1e-9));
+    assertThat(rows.get(1).note()).isEqualTo("no native row");
+    StringWriter text = new StringWriter();
+    Comparison.print(rows, new PrintWriter(text));
+    assertThat(text.toString()).contains("| memcpy-d2d | size=67108864 | 128.19 | 128.00 | 127.00 / 129.00 | 1.56% | 1.0015 | yes |");
+  }
 }

@@ -27,6 +27,8 @@ import java.util.UUID;
  * @param bytes {@code bytesRead + bytesWritten}
  * @param bandwidth {@code bytes / medianSeconds} in bytes per second; null when invalid
  * @param method how it was measured, in words, for whoever reads the number
+ * @param counters hardware counters beside the model's prediction where the run was profiled; null otherwise (and
+ *     in every message written before they existed: the field is optional within schema version 1)
  */
 public record KernelResult(
     int schemaVersion,
@@ -54,7 +56,8 @@ public record KernelResult(
     long bytes,
     Double bandwidth,
     String method,
-    Instant measuredAt) implements Protocol.Message {
+    Instant measuredAt,
+    Counters counters) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -63,5 +66,23 @@ public record KernelResult(
     if (!valid) {
       bandwidth = null;
     }
+  }
+
+  /** A result without counters: every result not profiled, as results were before counters existed. */
+  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
+      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
+      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
+      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
+      Double bandwidth, String method, Instant measuredAt) {
+    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
+        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, null);
+  }
+
+  /** This result with {@code value} as its counters (null: none). */
+  public KernelResult withCounters(Counters value) {
+    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
+        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, value);
   }
 }

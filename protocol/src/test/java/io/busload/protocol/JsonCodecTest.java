@@ -77,4 +77,75 @@ class JsonCodecTest {
     assertThatThrownBy(() -> codec.decodeFromWire(0, negative)).hasMessageStartingWith("malformed Ack: body length -5");
     assertThatThrownBy(() -> codec.decodeFromWire(0, empty)).hasMessage("malformed Ack: no length prefix");
   }
+
+  static Counters counters() {
+    return new Counters(8.0, 4.0, 4.0, 4.0, 8.4e6, 8.388608e6, 4.2e6, 4.194304e6, false,
+        List.of("loads: 8.00 sectors/request measured, 4.00 modelled"), List.of("busload_stride_copy_f32"),
+        "ncu, one launch");
+  }
+
+  @Test
+  void kernelResult_withCounters_roundTripOverWireKeepsEveryFigure() {
+    JsonCodec<KernelResult> codec = new JsonCodec<>(KernelResult.class);
+    KernelResult original = result(true).withCounters(counters());
+    Buffer wire = Buffer.buffer();
+    codec.encodeToWire(wire, original);
+
+    KernelResult decoded = codec.decodeFromWire(0, wire);
+
+    assertThat(decoded.counters()).isEqualTo(original.counters());
+    assertThat(decoded.counters().flagged()).as("a listed difference is a flag").isTrue();
+    assertThat(decoded.id()).isEqualTo(original.id());
+    assertThat(new String(JsonCodec.toJson(original))).contains("\"counters\":{\"loadSectorsPerRequest\":8.0")
+        .doesNotContain("figures");
+  }
+
+  @Test
+  void kernelResult_notProfiled_countersNull() {
+    assertThat(result(true).counters()).isNull();
+    assertThat(new String(JsonCodec.toJson(result(true)))).contains("\"counters\":null");
+  }
+
+  /** Exactly what an agent of schema version 1 sent before counters existed: no counters field at all. */
+  @Test
+  void fromJson_schemaOneResultWithoutCountersField_decodesWithCountersNull() {
+    String old = """
+        {"schemaVersion":1,"id":"6f1c2a7e-33b5-4d6e-9a10-2b7f4e8c9d01","runId":"r1","sweepId":"s1","agentId":"a1",\
+        "agentVersion":"0.1.0","fatbinHash":"abc","device":{"id":"h/cpu","kind":"cpu","name":"CPU: Test (2 threads)",\
+        "uuid":null,"computeCapability":null,"multiprocessors":2,"l2Bytes":0,"memoryBytes":1073741824,\
+        "memoryClockHz":0,"busWidthBits":0,"theoreticalPeakBytesPerSecond":0.0,"driverVersion":"6.1"},\
+        "suite":"stride","kernel":"stride-copy-fp32","params":{"elements":1024,"stride":4},"valid":true,\
+        "mismatches":[],"medianSeconds":0.001,"minSeconds":9.0E-4,"maxSeconds":0.0011,"relativeSpread":0.2,\
+        "samples":[0.001,9.0E-4,0.0011],"launchesPerSample":10,"warmupLaunches":3,"bytesRead":4096,\
+        "bytesWritten":4096,"bytes":8192,"bandwidth":8192000.0,"method":"median of 3",\
+        "measuredAt":"2026-11-01T10:00:00Z"}""";
+
+    KernelResult decoded = JsonCodec.fromJson(old.getBytes(), KernelResult.class);
+
+    assertThat(decoded.counters()).isNull();
+    assertThat(decoded.bandwidth()).isEqualTo(8.192e6);
+    assertThat(decoded.measuredAt()).isEqualTo(Instant.parse("2026-11-01T10:00:00Z"));
+  }
+
+  @Test
+  void counters_flaggedFalseWithFlagsListed_isFlagged() {
+    Counters c = new Counters(null, null, null, null, null, null, null, null, false, List.of("stores: x"), null, "m");
+
+    assertThat(c.flagged()).isTrue();
+    assertThat(c.kernels()).isEmpty();
+  }
+
+  @Test
+  void runRequest_profileOption_readAndLeftOutOfTheSuiteOptions() {
+    RunRequest request = new RunRequest(Protocol.SCHEMA_VERSION, "r", "s", "h/cuda:0", "stride",
+        Map.of("profile", "true", "size", "1024"));
+
+    assertThat(request.profile()).isTrue();
+    assertThat(request.suiteOptions()).containsExactly(Map.entry("size", "1024"));
+    assertThat(new String(JsonCodec.toJson(request))).doesNotContain("suiteOptions");
+    assertThat(RunRequest.profile(Map.of())).isFalse();
+    assertThat(RunRequest.profile(Map.of("profile", "False"))).isFalse();
+    assertThatThrownBy(() -> RunRequest.profile(Map.of("profile", "yes")))
+        .hasMessage("profile: must be true or false, got 'yes'");
+  }
 }

@@ -1,5 +1,6 @@
 package io.busload.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,8 @@ public record KernelResult(
     Double bandwidth,
     String method,
     Instant measuredAt,
-    Counters counters) implements Protocol.Message {
+    // Left out when null: an unprofiled result reads on the wire exactly as results did before counters existed.
+    @JsonInclude(JsonInclude.Include.NON_NULL) Counters counters) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);

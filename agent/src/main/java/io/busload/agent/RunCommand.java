@@ -1,6 +1,8 @@
 package io.busload.agent;
 
 import io.busload.agent.crosscheck.PlanFile;
+import io.busload.agent.crosscheck.ProfileCounters;
+import io.busload.agent.crosscheck.ProfileReport;
 import io.busload.agent.crosscheck.Profiler;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceWorker;
@@ -57,8 +59,8 @@ final class RunCommand implements Callable<Integer> {
   Path planOut;
 
   @Option(names = "--profile", description = "Hardware counters where ncu is on the host: run the native harness "
-      + "under ncu, one launch per case, and set sectors per request and DRAM bytes beside the model (after the "
-      + "results; on stderr unless --format table)")
+      + "under ncu, one launch per case, and set sectors per request and DRAM bytes beside the model: in each "
+      + "result's counters (json) and as a report after the results (on stderr unless --format table)")
   boolean profile;
 
   @Option(names = "--harness", description = "The native harness for --profile (default: $BUSLOAD_HARNESS)")
@@ -137,16 +139,23 @@ final class RunCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("busload-agent: " + chosen.shortId() + ": " + e.getCause().getMessage());
       return 1;
     }
+    ProfileReport.Report report = null;
+    PrintWriter reportOut = planOut != null || format == ResultPrinter.Format.table ? spec.commandLine().getOut()
+        : spec.commandLine().getErr();
+    if (profile) {
+      // After the device worker let go of its context: the harness makes its own, under ncu. Before the results
+      // are printed, so that each printed result carries its case's counters.
+      report = Profiler.profile(resolved, chosen.shortId(), Profiler.harness(harness), profileDir, reportOut)
+          .orElse(null);
+      if (report != null) {
+        results = ProfileCounters.attach(results, ProfileCounters.byCase(report));
+      }
+    }
     if (planOut == null) {
       ResultPrinter.forFormat(format).print(results, spec.commandLine().getOut());
     }
-    if (profile) {
-      // After the device worker let go of its context: the harness makes its own, under ncu.
-      Path binary = harness != null ? harness
-          : System.getenv("BUSLOAD_HARNESS") != null ? Path.of(System.getenv("BUSLOAD_HARNESS")) : null;
-      PrintWriter report = planOut != null || format == ResultPrinter.Format.table ? spec.commandLine().getOut()
-          : spec.commandLine().getErr();
-      Profiler.run(resolved, chosen.shortId(), binary, profileDir, report);
+    if (report != null) {
+      ProfileReport.print(report, reportOut);
     }
     // Skipped and unavailable cases are reported, not failures.
     return results.stream().allMatch(r -> r.valid() || Measurement.skipped(r)) ? 0 : 1;

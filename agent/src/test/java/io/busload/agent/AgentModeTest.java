@@ -105,7 +105,7 @@ class AgentModeTest {
     assertThat(hellos.getFirst().devices()).extracting(d -> d.id()).containsExactly("testhost/cpu");
 
     RunRequest request = new RunRequest(Protocol.SCHEMA_VERSION, "run-" + UUID.randomUUID(), "sweep-1",
-        "testhost/cpu", "stride", Map.of("elements", "4096"));
+        "testhost/cpu", "stride", Map.of("elements", "4096", RunRequest.PROFILE, "false"));
     Ack ack = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), request)
         .await(20, TimeUnit.SECONDS).body();
 
@@ -143,5 +143,23 @@ class AgentModeTest {
     assertThat(suite.reason()).startsWith("unknown suite 'nope'; known: coalescing, stride, offset, types, vector");
     assertThat(device.reason()).isEqualTo("unknown device 'testhost/cuda:3'; known: testhost/cpu");
     assertThat(schema.reason()).isEqualTo("schema version 2 is newer than 1");
+  }
+
+  @Test
+  void runRequest_profileOnTheCpuOrNotABoolean_refusedBeforeAnythingIsMeasured() throws Exception {
+    Ack cpuProfile = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), new RunRequest(
+        Protocol.SCHEMA_VERSION, "r4", "s1", "testhost/cpu", "stride", Map.of("profile", "true", "elements", "4096")))
+        .await(20, TimeUnit.SECONDS).body();
+    Ack notBoolean = coordinator.eventBus().<Ack>request(Addresses.agentRuns(AGENT_ID), new RunRequest(
+        Protocol.SCHEMA_VERSION, "r5", "s1", "testhost/cpu", "stride", Map.of("profile", "yes")))
+        .await(20, TimeUnit.SECONDS).body();
+
+    assertThat(cpuProfile.ok()).isFalse();
+    // No ncu on a test machine: refused for that; with ncu, refused because a CPU is no CUDA device.
+    assertThat(cpuProfile.reason()).startsWith("profile: ").containsAnyOf("ncu not found", "is not a CUDA device");
+    assertThat(notBoolean.reason()).isEqualTo("profile: must be true or false, got 'yes'");
+    Thread.sleep(500);
+    assertThat(statuses).as("nothing ran").isEmpty();
+    assertThat(results).isEmpty();
   }
 }

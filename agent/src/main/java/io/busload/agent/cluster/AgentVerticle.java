@@ -1,5 +1,8 @@
 package io.busload.agent.cluster;
 
+import io.busload.agent.crosscheck.ProfileCounters;
+import io.busload.agent.crosscheck.ProfileReport;
+import io.busload.agent.crosscheck.Profiler;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceWorker;
 import io.busload.agent.measure.FreshProcess;
@@ -10,6 +13,7 @@ import io.busload.agent.measure.RunContext;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.Ack;
+import io.busload.protocol.Counters;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.AgentHello;
 import io.busload.protocol.Heartbeat;
@@ -134,7 +138,8 @@ public final class AgentVerticle extends VerticleBase {
     message.reply(Ack.ok(request.runId()));
     Slot slot = slots.get(request.deviceId());
     Device device = slot.worker.device();
-    SuiteOptions options = SuiteOptions.parse(request.options());
+    SuiteOptions options = SuiteOptions.parse(request.suiteOptions());
+    boolean profile = request.profile();
     int planned = Catalog.cases(request.suite(), options).size();
     Delivery delivery = delivery();
     RunContext runContext = new RunContext(request.runId(), request.sweepId(), config.agentId(), config.agentVersion());
@@ -147,7 +152,8 @@ public final class AgentVerticle extends VerticleBase {
       slot.runId = request.runId();
       slot.total = plan.cases().size();
       slot.completed = 0;
-      FreshProcess fresh = new FreshProcess(request.suite(), device.shortId(), request.options());
+      Map<String, Counters> counters = profile ? profile(request, plan, device, slot) : Map.of();
+      FreshProcess fresh = new FreshProcess(request.suite(), device.shortId(), request.suiteOptions());
       return new Measurement(device, runContext, config.fatbinHash()).run(plan, new Progress() {
         @Override
         public void starting(String kernel, int completed, int total) {
@@ -157,8 +163,9 @@ public final class AgentVerticle extends VerticleBase {
         }
 
         @Override
-        public void measured(KernelResult result, int completed, int total) {
+        public void measured(KernelResult measured, int completed, int total) {
           slot.completed = completed;
+          KernelResult result = ProfileCounters.attach(measured, counters);
           // On disk before the first send, on this worker thread (fsync blocks): if the write fails, so does the run.
           outbox.put(result);
           context.runOnContext(v -> {
@@ -187,6 +194,28 @@ public final class AgentVerticle extends VerticleBase {
     });
   }
 
+  /**
+   * The counters of every kernel case of the plan, from one ncu pass of the native harness, before anything is
+   * timed (the timed launches then run unprofiled, on an otherwise idle device). A profile that yields no report
+   * fails the run: it was asked for counters, and results without them would read as unprofiled.
+   */
+  private Map<String, Counters> profile(RunRequest request, Plan plan, Device device, Slot slot) {
+    slot.kernel = "profiling under ncu";
+    java.io.StringWriter log = new java.io.StringWriter();
+    java.util.Optional<ProfileReport.Report> report;
+    try (java.io.PrintWriter out = new java.io.PrintWriter(log)) {
+      report = Profiler.profile(plan, device.shortId(), Profiler.harness(null), null, out);
+    }
+    LOG.info("run {}: {}", request.runId(), log.toString().strip());
+    if (report.isEmpty()) {
+      throw new IllegalStateException("profile=true, but nothing was profiled: " + log.toString().strip());
+    }
+    report.get().problems().forEach(p -> LOG.warn("run {}: profile: {}", request.runId(), p));
+    LOG.info("run {}: counters of {} case(s), {} flagged against the model", request.runId(),
+        report.get().rows().size(), report.get().rows().stream().filter(ProfileReport.Row::flagged).count());
+    return ProfileCounters.byCase(report.get());
+  }
+
   private Delivery delivery() {
     Delivery delivery = new Delivery(vertx);
     deliveries.add(delivery);
@@ -209,10 +238,17 @@ public final class AgentVerticle extends VerticleBase {
     if (!slots.containsKey(request.deviceId())) {
       return "unknown device '" + request.deviceId() + "'; known: " + String.join(", ", slots.keySet());
     }
+    boolean profile;
     try {
-      Catalog.cases(request.suite(), SuiteOptions.parse(request.options()));
+      profile = request.profile();
+      Catalog.cases(request.suite(), SuiteOptions.parse(request.suiteOptions()));
     } catch (IllegalArgumentException e) {
       return e.getMessage();
+    }
+    if (profile) {
+      // Refused where counters cannot be had, rather than measured without the counters that were asked for.
+      return Profiler.unavailable(slots.get(request.deviceId()).worker.device().shortId(), Profiler.harness(null))
+          .orElse(null);
     }
     return null;
   }

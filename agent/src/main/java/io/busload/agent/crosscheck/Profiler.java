@@ -65,32 +65,58 @@ public final class Profiler {
   }
 
   /**
+   * Why {@code deviceId} cannot be profiled here (no ncu, no harness, not a GPU), or empty when it can: checked
+   * before a profiled run is accepted, so that a run asked to count is never measured without counters.
+   */
+  public static Optional<String> unavailable(String deviceId, Path harness) {
+    List<Path> candidates = ncuCandidates(System.getenv("PATH"), CUDA_NCU, NSIGHT_ROOT);
+    if (find(candidates).isEmpty()) {
+      return Optional.of("profile: ncu not found (looked in " + String.join(", ", candidates.stream()
+          .map(Path::toString).toList()) + ")");
+    }
+    if (harness == null || !Files.isExecutable(harness)) {
+      return Optional.of("profile: no native harness " + (harness == null ? "given" : harness + " is not executable")
+          + " (--harness or BUSLOAD_HARNESS: build deploy/gpu/crosscheck.cu with "
+          + "`nvcc -O2 -arch=native -o crosscheck deploy/gpu/crosscheck.cu -lcuda -lcublas`)");
+    }
+    if (!deviceId.startsWith("cuda:")) {
+      return Optional.of("profile: " + deviceId + " is not a CUDA device; ncu profiles GPUs only");
+    }
+    return Optional.empty();
+  }
+
+  /** {@code --harness}, else {@code BUSLOAD_HARNESS}, else none. */
+  public static Path harness(Path given) {
+    String env = System.getenv("BUSLOAD_HARNESS");
+    return given != null ? given : env != null && !env.isBlank() ? Path.of(env) : null;
+  }
+
+  /**
    * Profiles {@code plan} on {@code deviceId} ({@code cuda:N}) and prints the report to {@code out}; problems go
    * to {@code out} too, as lines starting {@code profile:}. Returns whether a report was printed.
    *
    * @param keep where the plan, the fatbin, ncu's CSV and its console stay afterwards; null: a temporary folder
    */
   public static boolean run(Plan plan, String deviceId, Path harness, Path keep, PrintWriter out) {
-    List<Path> candidates = ncuCandidates(System.getenv("PATH"), CUDA_NCU, NSIGHT_ROOT);
-    Optional<Path> ncu = find(candidates);
-    if (ncu.isEmpty()) {
-      out.println("profile: ncu not found (looked in " + String.join(", ", candidates.stream().map(Path::toString)
-          .toList()) + ")");
+    Optional<ProfileReport.Report> report = profile(plan, deviceId, harness, keep, out);
+    report.ifPresent(r -> ProfileReport.print(r, out));
+    out.flush();
+    return report.isPresent();
+  }
+
+  /**
+   * Profiles {@code plan} on {@code deviceId} ({@code cuda:N}) and returns the report, unprinted; what ncu was
+   * run with and any problem go to {@code out} as lines starting {@code profile:}. Empty when nothing was profiled.
+   */
+  public static Optional<ProfileReport.Report> profile(Plan plan, String deviceId, Path harness, Path keep,
+      PrintWriter out) {
+    Optional<String> unavailable = unavailable(deviceId, harness);
+    if (unavailable.isPresent()) {
+      out.println(unavailable.get());
       out.flush();
-      return false;
+      return Optional.empty();
     }
-    if (harness == null || !Files.isExecutable(harness)) {
-      out.println("profile: no native harness " + (harness == null ? "given" : harness + " is not executable")
-          + " (--harness or BUSLOAD_HARNESS: build deploy/gpu/crosscheck.cu with "
-          + "`nvcc -O2 -arch=native -o crosscheck deploy/gpu/crosscheck.cu -lcuda -lcublas`)");
-      out.flush();
-      return false;
-    }
-    if (!deviceId.startsWith("cuda:")) {
-      out.println("profile: " + deviceId + " is not a CUDA device; ncu profiles GPUs only");
-      out.flush();
-      return false;
-    }
+    Path ncu = find(ncuCandidates(System.getenv("PATH"), CUDA_NCU, NSIGHT_ROOT)).orElseThrow();
     Path dir = null;
     try {
       dir = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("busload-profile");
@@ -98,7 +124,7 @@ public final class Profiler {
       Path planFile = Files.writeString(dir.resolve("plan.txt"), PlanFile.write(plan, deviceId));
       Path log = dir.resolve("ncu.csv");
       Path console = dir.resolve("console.txt");
-      ProcessBuilder builder = new ProcessBuilder(command(ncu.get(), log, harness, fatbin, planFile))
+      ProcessBuilder builder = new ProcessBuilder(command(ncu, log, harness, fatbin, planFile))
           .redirectErrorStream(true).redirectOutput(console.toFile());
       Map<String, String> env = builder.environment();
       env.put("CUDA_VISIBLE_DEVICES", deviceId.substring("cuda:".length())); // the harness uses device 0
@@ -108,23 +134,21 @@ public final class Profiler {
       if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
         process.destroyForcibly();
         out.println("profile: ncu did not finish within " + TIMEOUT_MINUTES + " minutes");
-        return false;
+        return Optional.empty();
       }
       if (process.exitValue() != 0 || !Files.exists(log)) {
         out.println("profile: ncu exited " + process.exitValue() + ": " + tail(console) + (Files.exists(log)
             ? " | " + tail(log) : ""));
-        return false;
+        return Optional.empty();
       }
-      ProfileReport.Report report = ProfileReport.build(plan, NcuCsv.parse(Files.readString(log)));
-      ProfileReport.print(report, out);
-      return true;
+      return Optional.of(ProfileReport.build(plan, NcuCsv.parse(Files.readString(log))));
     } catch (IOException | RuntimeException e) {
       out.println("profile: " + e);
-      return false;
+      return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       out.println("profile: interrupted");
-      return false;
+      return Optional.empty();
     } finally {
       out.flush();
       if (keep == null) {

@@ -21,6 +21,7 @@ import io.busload.coordinator.store.Run;
 import io.busload.coordinator.store.Store;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
@@ -51,6 +52,13 @@ public final class CoordinatorVerticle extends VerticleBase {
   private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   /** The queue-depth gauge reads the store every few seconds, not on every scrape. */
   private static final int QUEUE_GAUGE_TICKS = 5;
+  private Leadership leadership;
+  private Intake intake;
+  /** The intake's consumers while this coordinator leads; null while it follows. */
+  private List<MessageConsumer<?>> consumers;
+  /** Leading now, as last seen by {@link #lead}; a change of leader is acted on once. */
+  private boolean leading;
+  private boolean changingHands;
 
   public CoordinatorVerticle(CoordinatorSettings settings) {
     this(settings, Clock.systemUTC());
@@ -82,7 +90,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       store = remembered.store();
       Fleet fleet = new Fleet();
       remembered.agents().forEach(fleet::remember);
-      RunQueues queues = new RunQueues(vertx, store, fleet, clock);
+      leadership = new Leadership(vertx);
+      RunQueues queues = new RunQueues(vertx, store, fleet, clock, () -> leading);
       queues.restore(remembered.active());
       Analysis analysis = new Analysis(store);
       Schedules schedules = new Schedules(store);
@@ -97,15 +106,22 @@ public final class CoordinatorVerticle extends VerticleBase {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
-      Intake intake = new Intake(vertx, store, fleet, queues, clock, batcher, new Refusals(metrics));
+      intake = new Intake(vertx, store, fleet, queues, clock, batcher, new Refusals(metrics));
       RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics);
-      Scheduler scheduler = new Scheduler(vertx, store, schedules, new Leadership(vertx), clock,
+      Scheduler scheduler = new Scheduler(vertx, store, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
           remembered.active().size());
-      return intake.register()
-          .compose(consumers -> vertx.createHttpServer(new HttpServerOptions()
+      leading = leadership.leads();
+      if (!leading) {
+        LOG.info("another coordinator leads: this one serves the REST API and takes over intake, dispatch and"
+            + " schedules when the leader leaves");
+      }
+      Future<?> intakeReady = leading ? intake.register().onSuccess(registered -> consumers = registered)
+          : Future.succeededFuture();
+      return intakeReady
+          .compose(ready -> vertx.createHttpServer(new HttpServerOptions()
                   .setHost(settings.httpHost()).setPort(settings.httpPort()))
               .requestHandler(api.router())
               .listen())
@@ -120,9 +136,14 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {
     Instant now = clock.instant();
+    lead(fleet, queues);
     scheduler.tick();
     if (ticks++ % QUEUE_GAUGE_TICKS == 0) {
       vertx.executeBlocking(store::queuedRunCount, false).onSuccess(queued::set);
+      if (leading) {
+        // Sweeps created through another coordinator's REST API land in the shared store unseen by this one.
+        queues.wake(fleet.devices());
+      }
     }
     for (String agentId : fleet.expire(now)) {
       Instant lastSeen = fleet.lastSeen(agentId).orElse(now);
@@ -132,7 +153,56 @@ public final class CoordinatorVerticle extends VerticleBase {
         return null;
       }, false).onFailure(e -> LOG.error("cannot record when agent {} was last seen", agentId, e));
     }
+    if (leading) {
+      queues.expire(now);
+    }
     queues.dispatch();
+  }
+
+  /**
+   * Issue 6, two coordinators on one store: only the leader (the oldest coordinator in the cluster) takes
+   * results, statuses, hellos and heartbeats, dispatches runs and fires schedules; the other is a hot standby
+   * whose REST API reads the shared store. When the leader dies, the standby reads what it left in the store (the
+   * agents and the runs in progress) and takes over; every agent retries what it had not seen acked, so nothing
+   * sent to the dead leader is lost, and the result id makes a resend harmless.
+   */
+  private void lead(Fleet fleet, RunQueues queues) {
+    boolean leads = leadership.leads();
+    if (leads == leading || changingHands) {
+      return;
+    }
+    changingHands = true;
+    if (!leads) {
+      LOG.warn("another coordinator leads now: intake, dispatch and schedules stop here");
+      leading = false;
+      List<MessageConsumer<?>> registered = consumers;
+      consumers = null;
+      Future.all(registered == null ? List.of()
+              : registered.stream().map(MessageConsumer::unregister).toList())
+          .onComplete(done -> changingHands = false);
+      return;
+    }
+    record Left(List<KnownAgent> agents, List<Run> active) {}
+    vertx.executeBlocking(() -> new Left(store.agents(), store.activeRuns()), false)
+        .compose(left -> {
+          left.agents().forEach(fleet::remember);
+          leading = true;
+          queues.restore(left.active());
+          LOG.warn("leading now: taking over intake, dispatch and schedules ({} agent(s), {} run(s) in progress)",
+              left.agents().size(), left.active().size());
+          return intake.register();
+        })
+        .onComplete(done -> {
+          changingHands = false;
+          if (done.failed()) {
+            // Tried again on the next tick: leading stays false until the store and the consumers are there.
+            LOG.error("cannot take over as leader", done.cause());
+            leading = false;
+            return;
+          }
+          consumers = done.result();
+          queues.wake(fleet.devices());
+        });
   }
 
   @Override

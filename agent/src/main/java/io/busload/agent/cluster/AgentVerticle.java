@@ -42,6 +42,7 @@ public final class AgentVerticle extends VerticleBase {
   private final java.util.Set<Delivery> deliveries = new java.util.HashSet<>();
   private Outbox outbox;
   private boolean helloAcked;
+  private final AcceptedRuns accepted = new AcceptedRuns();
 
   public AgentVerticle(AgentConfig config) {
     this.config = config;
@@ -83,6 +84,7 @@ public final class AgentVerticle extends VerticleBase {
         slots.put(device.info().id(), new Slot(new DeviceWorker(device)));
       }
       vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
+      CoordinatorReturn.install(vertx);
       hello();
       return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
     });
@@ -129,12 +131,18 @@ public final class AgentVerticle extends VerticleBase {
 
   private void onRun(Message<RunRequest> message) {
     RunRequest request = message.body();
+    if (accepted.repeated(request.runId())) {
+      LOG.info("run {} requested again: acked, not measured twice", request.runId());
+      message.reply(Ack.ok(request.runId()));
+      return;
+    }
     String refusal = refusal(request);
     if (refusal != null) {
       LOG.warn("run {} refused: {}", request.runId(), refusal);
       message.reply(Ack.refused(request.runId(), refusal));
       return;
     }
+    accepted.accept(request.runId());
     message.reply(Ack.ok(request.runId()));
     Slot slot = slots.get(request.deviceId());
     Device device = slot.worker.device();

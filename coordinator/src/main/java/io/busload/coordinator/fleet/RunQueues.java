@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,11 @@ public final class RunQueues {
   private final Store store;
   private final Fleet fleet;
   private final Clock clock;
+  /**
+   * Only the leading coordinator dispatches (issue 6): two coordinators on one store would otherwise both pick
+   * the same QUEUED run and the agent would measure it twice.
+   */
+  private final BooleanSupplier leads;
   /** Devices with a run requested or running: the one-at-a-time rule lives in this map. */
   private final Map<String, Busy> busy = new HashMap<>();
   /** Devices that may have queued runs; cleared when the store says a device's queue is empty. */
@@ -58,18 +64,52 @@ public final class RunQueues {
   /** {@code runId} is null while the store is asked for the next run. */
   private record Busy(String runId, boolean accepted, Instant lastNews) {}
 
+  /** A coordinator that always leads (one coordinator, or tests). */
   public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock) {
+    this(vertx, store, fleet, clock, () -> true);
+  }
+
+  public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock, BooleanSupplier leads) {
     this.vertx = vertx;
     this.store = store;
     this.fleet = fleet;
     this.clock = clock;
+    this.leads = leads;
   }
 
-  /** After a restart: runs the store has as RUNNING still occupy their devices until they report or are lost. */
+  /**
+   * After a restart or a takeover: runs the store has as RUNNING occupy their devices until they report or are
+   * lost; whatever this coordinator believed before (as a follower it saw nothing) is replaced.
+   */
   public void restore(List<Run> active) {
     Instant now = clock.instant();
+    busy.clear();
+    retryAfter.clear();
     for (Run run : active) {
       busy.put(run.deviceId(), new Busy(run.runId(), true, now));
+    }
+  }
+
+  /**
+   * Issue 6: a run whose agent went offline is INTERRUPTED once nothing was heard of it for
+   * {@link Fleet#OFFLINE_AFTER} (the agent itself went offline after the same time without a heartbeat, so this
+   * is within two heartbeat timeouts of the agent's last word). Its results stay; its device is free, and its
+   * queue moves on when the agent returns. A run that still finishes (the agent was only cut off) turns DONE.
+   */
+  public void expire(Instant now) {
+    for (Map.Entry<String, Busy> entry : List.copyOf(busy.entrySet())) {
+      String deviceId = entry.getKey();
+      Busy b = entry.getValue();
+      Optional<String> agentId = fleet.agentOf(deviceId);
+      if (b.runId() == null || !b.accepted() || !b.lastNews().plus(Fleet.OFFLINE_AFTER).isBefore(now)
+          || agentId.isPresent() && fleet.online(agentId.get(), now)) {
+        continue;
+      }
+      String agent = agentId.orElse("?");
+      String message = "interrupted: agent " + agent + " offline, nothing heard of the run since " + b.lastNews()
+          + "; results stored so far stay";
+      LOG.warn("run {}: {}", b.runId(), message);
+      end(deviceId, b.runId(), null, agent, RunStatus.State.INTERRUPTED, message);
     }
   }
 
@@ -81,6 +121,9 @@ public final class RunQueues {
 
   /** Starts the next run on every idle device of an online agent that may have queued work. */
   public void dispatch() {
+    if (!leads.getAsBoolean()) {
+      return;
+    }
     Instant now = clock.instant();
     for (String deviceId : List.copyOf(mayHaveWork)) {
       Optional<String> agentId = fleet.agentOf(deviceId);
@@ -175,6 +218,10 @@ public final class RunQueues {
         end(state.deviceId(), b.runId(), null, heartbeat.agentId(), RunStatus.State.INTERRUPTED, message);
       } else if (state.runId() != null && b != null && state.runId().equals(b.runId())) {
         busy.put(state.deviceId(), new Busy(b.runId(), true, now));
+      } else if (state.runId() != null && b == null) {
+        // The agent still measures a run this coordinator let go of (interrupted while the agent was cut off,
+        // or dispatched by a coordinator that died): the device is not free until that run reports.
+        busy.put(state.deviceId(), new Busy(state.runId(), true, now));
       }
     }
   }

@@ -6,6 +6,7 @@ import io.busload.coordinator.store.RunTarget;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.JsonCodec;
+import io.busload.protocol.RunRequest;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -103,7 +104,9 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
       options.put(option.getKey(), value.asText());
     }
     try {
-      SuiteOptions.parse(options);
+      // profile is the run's option, not the suite's (RunRequest.PROFILE): checked here, passed on to the agent.
+      RunRequest.profile(options);
+      SuiteOptions.parse(RunRequest.suiteOptions(options));
     } catch (IllegalArgumentException e) {
       throw new BadInput("options." + optionNamed(e.getMessage(), options.keySet()), e.getMessage());
     }

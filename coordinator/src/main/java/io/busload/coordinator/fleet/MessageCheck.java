@@ -103,7 +103,8 @@ final class MessageCheck {
         finite("relativeSpread", r.relativeSpread()),
         r.bandwidth() == null ? null : finite("bandwidth", r.bandwidth()),
         r.launchesPerSample() < 0 || r.warmupLaunches() < 0 ? "launchesPerSample: must not be negative" : null,
-        r.bytes() < 0 || r.bytesRead() < 0 || r.bytesWritten() < 0 ? "bytes: must not be negative" : null);
+        r.bytes() < 0 || r.bytesRead() < 0 || r.bytesWritten() < 0 ? "bytes: must not be negative" : null,
+        r.counters() == null ? null : io.busload.coordinator.store.ResultCounters.problem(r.counters()));
     if (problem != null) {
       return problem;
     }

@@ -593,6 +593,7 @@ public final class Store implements AutoCloseable {
             inserted.add(rs.getObject(1, UUID.class));
           }
         }
+        ResultCounters.insert(c, results, inserted); // profiled results only; same transaction (issue 5)
         return inserted;
       }
     });

@@ -52,6 +52,27 @@ final class LocalFleet implements AutoCloseable {
         "--data", data.toString(), "--http-port", String.valueOf(coordinatorPort)), Map.of());
   }
 
+  /**
+   * A coordinator under its own name, data directory and REST port (two coordinators on one store, issue 6),
+   * started through {@code prefix} (for example {@code ip netns exec NS}); {@code env} overrides the cluster
+   * settings and names the database ({@code BUSLOAD_DB_URL}).
+   */
+  void startCoordinator(String name, Path dataDir, int httpPort, List<String> prefix, Map<String, String> env)
+      throws IOException {
+    start(name, prefix, List.of("-cp", classpath("coordinator.jar"), "io.busload.coordinator.Main",
+        "--data", dataDir.toString(), "--http-port", String.valueOf(httpPort)), env);
+  }
+
+  /** An agent serving the CPU only, its outbox where the test can count the files in it. */
+  void startCpuAgent(String name, String id, Path outbox, List<String> prefix, Map<String, String> env)
+      throws IOException {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("BUSLOAD_AGENT_ID", id);
+    all.put("BUSLOAD_OUTBOX", outbox.toString());
+    start(name, prefix, List.of("-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent", "--device", "cpu"),
+        all);
+  }
+
   void startAgent() throws IOException {
     start("agent", List.of("-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent"),
         Map.of("BUSLOAD_AGENT_ID", agentId));
@@ -69,6 +90,23 @@ final class LocalFleet implements AutoCloseable {
       process.destroyForcibly();
       process.waitFor(30, TimeUnit.SECONDS);
     }
+  }
+
+  /** SIGSTOP / SIGCONT: a process that hangs (and then carries on) without closing a single connection. */
+  void signal(String name, String signal) throws IOException, InterruptedException {
+    Process process = processes.get(name);
+    if (process == null) {
+      throw new IllegalStateException(name + " is not running");
+    }
+    int exit = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start().waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("kill -" + signal + " " + name + " exited " + exit);
+    }
+  }
+
+  /** Processes that exited although the test did not kill them. */
+  List<String> exited() {
+    return processes.entrySet().stream().filter(e -> !e.getValue().isAlive()).map(Map.Entry::getKey).sorted().toList();
   }
 
   boolean alive(String name) {
@@ -96,7 +134,12 @@ final class LocalFleet implements AutoCloseable {
   }
 
   private void start(String name, List<String> args, Map<String, String> extraEnv) throws IOException {
-    List<String> command = new ArrayList<>();
+    start(name, List.of(), args, extraEnv);
+  }
+
+  private void start(String name, List<String> prefix, List<String> args, Map<String, String> extraEnv)
+      throws IOException {
+    List<String> command = new ArrayList<>(prefix);
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(Arrays.asList(System.getProperty("busload.jvmFlags", "--enable-native-access=ALL-UNNAMED")
         .trim().split("\\s+")));

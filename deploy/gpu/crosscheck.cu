@@ -260,11 +260,21 @@ struct Bound {  // a step bound to this case's pointers, so a timed batch only l
   std::vector<void*> params;
 };
 
+// As the agent (Fatbin.MAX_HELD_LAUNCHES, BLOCK_TIMEOUT_NS; kernels/src/main/cuda/timing.cu): a sample of up to
+// this many steps is queued behind busload_block_until_released, which the host releases after queueing the stop
+// event, so neither side's enqueue time is inside its samples. BUSLOAD_NATIVE_NO_HOLD=1 times without it.
+static const long MAX_HELD_LAUNCHES = 512;
+static const unsigned long long BLOCK_TIMEOUT_NS = 100000000ull;
+
 struct Runner {
   CUmodule module;
   cublasHandle_t blas = nullptr;
   std::map<std::string, CUfunction> functions;
   CUevent start, stop;
+  bool hold = true;  // off for --once (ncu would profile the blocking kernel) and BUSLOAD_NATIVE_NO_HOLD
+  volatile int* flags = nullptr;  // [0] release, [1] timed out: host memory the GPU reads
+  CUdeviceptr flags_on_device = 0;
+  long held_timeouts = 0;
 
   CUfunction function(const std::string& entry) {
     auto found = functions.find(entry);
@@ -303,11 +313,37 @@ struct Runner {
   }
 
   double time_batch(std::vector<Bound>& steps, const std::vector<CUdeviceptr>& ptrs, int launches) {
+    bool held = hold && (long)launches * (long)steps.size() <= MAX_HELD_LAUNCHES;
+    if (held) {
+      if (flags == nullptr) {
+        void* host = nullptr;
+        CU(cuMemHostAlloc(&host, 2 * sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP));
+        flags = static_cast<volatile int*>(host);
+        CU(cuMemHostGetDevicePointer(&flags_on_device, host, 0));
+      }
+      flags[0] = 0;
+      flags[1] = 0;
+      CUdeviceptr release = flags_on_device, timed_out = flags_on_device + sizeof(int);
+      unsigned long long timeout = BLOCK_TIMEOUT_NS;
+      void* args[] = {&release, &timed_out, &timeout};
+      CU(cuLaunchKernel(function("busload_block_until_released"), 1, 1, 1, 1, 1, 1, 0, 0, args, nullptr));
+    }
     CU(cuEventRecord(start, 0));
     for (int i = 0; i < launches; i++)
       for (Bound& b : steps) launch(b, ptrs);
     CU(cuEventRecord(stop, 0));
+    if (held) flags[0] = 1;
     CU(cuEventSynchronize(stop));
+    if (held && flags[1] != 0) {  // the host was too slow: time the batch again without the hold
+      if (held_timeouts++ == 0)
+        std::fprintf(stderr, "crosscheck: %s: the host took over 100 ms to queue %d launches; timed without hold\n",
+                     g_case.c_str(), launches);
+      bool was = hold;
+      hold = false;
+      double t = time_batch(steps, ptrs, launches);
+      hold = was;
+      return t;
+    }
     float ms = 0;
     CU(cuEventElapsedTime(&ms, start, stop));
     return ms / 1e3;
@@ -317,7 +353,9 @@ struct Runner {
 static const double SAMPLE_TARGET_S = 5e-3;  // CudaDevice.sampleTargetSeconds
 static const int MAX_LAUNCHES = 1 << 20;     // Measurement.MAX_LAUNCHES_PER_SAMPLE
 static const int MIN_SAMPLES = 31;
-static const double MIN_SAMPLING_S = 0.2;  // more samples of short kernels while this lasts
+// More samples of short kernels while this lasts; BUSLOAD_NATIVE_MIN_SAMPLING_S sets it (to sample as long as the
+// agent's stopping rule did, when comparing a kernel whose speed depends on how long the GPU has been busy).
+static double MIN_SAMPLING_S = 0.2;
 
 static int launches_for(double target, double per_launch, int minimum) {
   if (!(per_launch > 0)) return std::max(minimum, 1);
@@ -326,6 +364,7 @@ static int launches_for(double target, double per_launch, int minimum) {
 }
 
 int main(int argc, char** argv) {
+  if (const char* v = std::getenv("BUSLOAD_NATIVE_MIN_SAMPLING_S")) MIN_SAMPLING_S = std::atof(v);
   if (argc < 3 || (argc > 3 && std::strcmp(argv[3], "--once") != 0)) {
     std::fprintf(stderr, "usage: %s busload.fatbin plan.txt [--once]\n", argv[0]);
     return 2;
@@ -349,6 +388,7 @@ int main(int argc, char** argv) {
   CU(cuModuleLoadData(&runner.module, image.data()));
   CU(cuEventCreate(&runner.start, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&runner.stop, CU_EVENT_DEFAULT));
+  runner.hold = !once && std::getenv("BUSLOAD_NATIVE_NO_HOLD") == nullptr;
 
   if (!once) std::printf("kernel,params,median_s,launches_per_sample,samples\n");
   unsigned long long seed = 0x5EEDB05ull;

@@ -13,6 +13,22 @@ import java.util.HexFormat;
  */
 public final class Fatbin {
   public static final String RESOURCE = "io/busload/kernels/busload.fatbin";
+  /**
+   * The timing harness's kernel (src/main/cuda/timing.cu): holds the stream until the host has queued a sample,
+   * so the host's enqueue time stays out of it. Arguments: release flag, timed-out flag (both int in host-mapped
+   * memory), timeout in ns.
+   */
+  public static final String BLOCK_ENTRY_POINT = "busload_block_until_released";
+  /**
+   * Kernel steps a sample may queue behind the blocking kernel. The driver's launch queue holds about a thousand
+   * launches; past it the host would block on a held stream until the timeout. Larger batches are timed without.
+   */
+  public static final int MAX_HELD_LAUNCHES = 512;
+  /**
+   * How long the blocking kernel waits for the host before giving up; the batch is then timed again without it.
+   * Queueing 512 launches takes the host a few milliseconds.
+   */
+  public static final long BLOCK_TIMEOUT_NS = 100_000_000L;
 
   private static volatile byte[] cached;
 

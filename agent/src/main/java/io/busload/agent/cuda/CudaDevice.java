@@ -72,7 +72,8 @@ public final class CudaDevice implements Device {
 
   @Override
   public String timerDescription() {
-    return "between one CUDA event pair";
+    return "between one CUDA event pair, queued behind a blocking kernel first (batches of up to "
+        + io.busload.kernels.Fatbin.MAX_HELD_LAUNCHES + " steps)";
   }
 
   @Override

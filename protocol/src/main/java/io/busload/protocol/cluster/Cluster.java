@@ -1,5 +1,6 @@
 package io.busload.protocol.cluster;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
@@ -8,31 +9,95 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Starts a clustered Vert.x with the fleet's Hazelcast settings and every codec registered. */
 public final class Cluster {
+  private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+
   private Cluster() {}
 
+  /**
+   * Starts the member. With {@link ClusterSettings#tls()} the event bus is TLS with client certificates required
+   * both ways (issue 6); the stores are read and checked first, so a wrong password, an expired certificate or one
+   * issued for another role fails here, naming the file. Reads files: call it off the event loop.
+   */
   public static Future<Vertx> start(ClusterSettings settings) {
-    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
     EventBusOptions eventBus = new EventBusOptions()
         .setHost(settings.host())
         .setPort(settings.eventBusPort())
         .setClusterPublicHost(settings.publicHost());
+    if (settings.tls() != null) {
+      FleetTls.Loaded tls;
+      try {
+        tls = settings.tls().load(settings.role());
+      } catch (IllegalStateException e) {
+        return Future.failedFuture(e);
+      }
+      tls.apply(eventBus);
+      X509Certificate certificate = tls.certificate();
+      LOG.info("event bus on {}: TLS, peers must present a fleet certificate; this member is {} (issued by {}, "
+          + "valid until {})", settings.host(), certificate.getSubjectX500Principal(),
+          certificate.getIssuerX500Principal(), certificate.getNotAfter().toInstant());
+    } else if (ClusterSettings.loopback(settings.host())) {
+      LOG.info("event bus on {}: plain TCP (loopback, no BUSLOAD_TLS_DIR)", settings.host());
+    } else {
+      LOG.warn("event bus on {}: plain TCP without TLS (BUSLOAD_TLS=off): any process that reaches this port or the "
+          + "cluster port can read results and fake acks", settings.host());
+    }
+    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
     VertxOptions options = new VertxOptions().setEventBusOptions(eventBus);
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register);
+  }
+
+  /**
+   * Members of {@code vertx}'s cluster that say they are coordinators, as {@code host:port}. An agent sends nothing
+   * while this is empty (ARCHITECTURE.md: a member with the wrong cluster name forms a cluster of its own). The
+   * role is a Hazelcast member attribute, which any member can claim: this finds mistakes, it authenticates
+   * nobody; the fleet certificate does that. Empty for a Vert.x that is not clustered over Hazelcast.
+   */
+  public static List<String> coordinators(Vertx vertx) {
+    // Vert.x offers no public way from a Vertx to its cluster manager; Leadership in coordinator reads it so too.
+    if (!(vertx instanceof VertxInternal internal)
+        || !(internal.clusterManager() instanceof HazelcastClusterManager manager)
+        || manager.getHazelcastInstance() == null
+        || !manager.getHazelcastInstance().getLifecycleService().isRunning()) {
+      return List.of();
+    }
+    return manager.getHazelcastInstance().getCluster().getMembers().stream()
+        .filter(member -> ClusterSettings.COORDINATOR.equals(member.getAttribute(ClusterSettings.ROLE_ATTRIBUTE)))
+        .map(Member::getAddress)
+        .map(address -> address.getHost() + ":" + address.getPort())
+        .toList();
+  }
+
+  /** True when {@code vertx} is not clustered (nothing to check) or a coordinator-role member is in its cluster. */
+  public static boolean coordinatorPresent(Vertx vertx) {
+    if (!(vertx instanceof VertxInternal internal) || internal.clusterManager() == null) {
+      return true;
+    }
+    return !coordinators(vertx).isEmpty();
   }
 
   /**
    * Joins, retrying every {@code retryDelay} until it succeeds or {@code deadline} passes. A lite member
    * (agent, dashboard) cannot start clustered Vert.x while no coordinator holds the cluster's data: Hazelcast
    * answers "all nodes in the cluster are lite members". Hosts reboot in any order, so they wait for one.
-   * Blocks the calling thread: call it from a main thread, never from an event loop.
+   * Blocks the calling thread: call it from a main thread, never from an event loop. A fleet certificate that
+   * cannot be used fails at once ({@link IllegalStateException}), without retrying.
    */
   public static Vertx join(ClusterSettings settings, java.time.Duration retryDelay, java.time.Duration deadline)
       throws InterruptedException {
+    if (settings.tls() != null) {
+      // A certificate problem does not go away by waiting: fail now, not after a year of retries.
+      settings.tls().load(settings.role());
+    }
     long giveUp = System.nanoTime() + deadline.toNanos();
     for (int attempt = 1; ; attempt++) {
       try {
@@ -42,7 +107,7 @@ public final class Cluster {
           throw new IllegalStateException("could not join cluster '" + settings.clusterName() + "' after "
               + attempt + " attempt(s): " + e.getMessage(), e);
         }
-        org.slf4j.LoggerFactory.getLogger(Cluster.class).warn(
+        LOG.warn(
             "joining cluster '{}' failed (attempt {}: {}); no coordinator yet? retrying in {} s",
             settings.clusterName(), attempt, e.getMessage(), retryDelay.toSeconds());
         Thread.sleep(retryDelay.toMillis());

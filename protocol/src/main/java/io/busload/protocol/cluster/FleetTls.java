@@ -1,0 +1,196 @@
+package io.busload.protocol.cluster;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.net.PfxOptions;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.X509Certificate;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+
+/**
+ * A member's fleet certificate for the event bus (issue 6, Security), as {@code ./busload certs} writes it: the
+ * member's key and certificate chain ({@code member.p12}), the CA certificate it trusts ({@code trust.p12}), and a
+ * file holding the password of both.
+ *
+ * <p>Only paths are held, so printing a settings record can never show the password; it is read when the event
+ * bus starts and handed to Vert.x, nowhere else. The role a certificate was issued for is its subject's OU: a
+ * member refuses to start with a certificate for another role, because TLS would refuse it later anyway (agents
+ * trust only the coordinator CA) and a clear message at start beats handshake failures on every send.
+ *
+ * @param keyStore PKCS12 with exactly one key entry: this member's key and its chain up to the fleet root
+ * @param trustStore PKCS12 of trusted CA certificates: the root for coordinators, the coordinator CA for others
+ * @param passwordFile one line, the password of both stores
+ */
+public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
+  public static final String KEY_STORE = "member.p12";
+  public static final String TRUST_STORE = "trust.p12";
+  public static final String PASSWORD_FILE = "password";
+
+  public FleetTls {
+    Objects.requireNonNull(keyStore, "keyStore");
+    Objects.requireNonNull(trustStore, "trustStore");
+    Objects.requireNonNull(passwordFile, "passwordFile");
+  }
+
+  /** A member directory written by {@code ./busload certs} ({@code DIR/ROLE-NAME/}). */
+  public static FleetTls inDirectory(Path dir) {
+    return new FleetTls(dir.resolve(KEY_STORE), dir.resolve(TRUST_STORE), dir.resolve(PASSWORD_FILE));
+  }
+
+  /**
+   * Reads and checks both stores: the password opens them, the key store holds one key whose certificate is
+   * valid now and was issued for {@code role}, the trust store holds at least one CA. Blocking file IO.
+   *
+   * @throws IllegalStateException naming the file and what is wrong with it, never the password
+   */
+  public Loaded load(String role) {
+    String password = password();
+    byte[] keyBytes = read(keyStore, "key store");
+    byte[] trustBytes = read(trustStore, "trust store");
+    KeyStore keys = open(keyBytes, keyStore, password);
+    KeyStore trusted = open(trustBytes, trustStore, password);
+    try {
+      List<String> keyAliases = Collections.list(keys.aliases()).stream().filter(a -> isKey(keys, a)).toList();
+      if (keyAliases.size() != 1) {
+        throw new IllegalStateException(keyStore + ": expected one key entry, found " + keyAliases.size());
+      }
+      Certificate[] chain = keys.getCertificateChain(keyAliases.getFirst());
+      if (chain == null || chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {
+        throw new IllegalStateException(keyStore + ": the key entry has no X.509 certificate chain");
+      }
+      try {
+        certificate.checkValidity();
+      } catch (CertificateExpiredException | CertificateNotYetValidException e) {
+        throw new IllegalStateException(keyStore + ": certificate " + certificate.getSubjectX500Principal()
+            + " is not valid now (valid " + certificate.getNotBefore().toInstant() + " to "
+            + certificate.getNotAfter().toInstant() + "); issue a new one with ./busload certs");
+      }
+      String certified = roleOf(certificate);
+      if (!Objects.equals(certified, role)) {
+        throw new IllegalStateException(keyStore + ": certificate " + certificate.getSubjectX500Principal()
+            + " was issued for role '" + certified + "', but this member's role is '" + role
+            + "' (./busload certs --" + role + " HOST issues one)");
+      }
+      long anchors = Collections.list(trusted.aliases()).stream().filter(a -> isTrusted(trusted, a)).count();
+      if (anchors == 0) {
+        throw new IllegalStateException(trustStore + ": no trusted certificate in it");
+      }
+      return new Loaded(keyBytes, trustBytes, password, certificate);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(keyStore + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The role a fleet certificate was issued for: the OU of its subject, or null when it has none. */
+  public static String roleOf(X509Certificate certificate) {
+    try {
+      for (Rdn rdn : new LdapName(certificate.getSubjectX500Principal().getName()).getRdns()) {
+        if ("OU".equalsIgnoreCase(rdn.getType())) {
+          return String.valueOf(rdn.getValue());
+        }
+      }
+      return null;
+    } catch (InvalidNameException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Checked stores, ready for Vert.x. Holds the password: deliberately not a record, so that its
+   * {@code toString} cannot print it.
+   */
+  public static final class Loaded {
+    private final byte[] keyStore;
+    private final byte[] trustStore;
+    private final String password;
+    private final X509Certificate certificate;
+
+    private Loaded(byte[] keyStore, byte[] trustStore, String password, X509Certificate certificate) {
+      this.keyStore = keyStore;
+      this.trustStore = trustStore;
+      this.password = password;
+      this.certificate = certificate;
+    }
+
+    public X509Certificate certificate() {
+      return certificate;
+    }
+
+    /**
+     * TLS on, with the bytes that were checked (not the paths, which could change in between); every peer must
+     * present a certificate that chains to a CA in the trust store, in both directions. Vert.x's event-bus
+     * client does not check host names, so what a certificate proves is its chain, hence its role, not its host.
+     */
+    public EventBusOptions apply(EventBusOptions options) {
+      return options.setSsl(true)
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setTrustAll(false)
+          .setClientAuth(ClientAuth.REQUIRED);
+    }
+  }
+
+  private String password() {
+    try {
+      String value = Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
+      if (value.isEmpty()) {
+        throw new IllegalStateException(passwordFile + ": the password file is empty");
+      }
+      return value;
+    } catch (IOException e) {
+      throw new IllegalStateException(passwordFile + ": cannot read the password file (" + e + ")", e);
+    }
+  }
+
+  private static byte[] read(Path file, String what) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new IllegalStateException(file + ": cannot read the " + what + " (" + e
+          + "); ./busload certs writes it", e);
+    }
+  }
+
+  private static KeyStore open(byte[] bytes, Path file, String password) {
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(new ByteArrayInputStream(bytes), password.toCharArray());
+      return store;
+    } catch (IOException | GeneralSecurityException e) {
+      // The JDK's messages ("keystore password was incorrect") never contain the password itself.
+      throw new IllegalStateException(file + ": cannot open it as PKCS12 with the password in the password file ("
+          + e.getMessage() + ")", e);
+    }
+  }
+
+  private static boolean isKey(KeyStore store, String alias) {
+    try {
+      return store.isKeyEntry(alias);
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  private static boolean isTrusted(KeyStore store, String alias) {
+    try {
+      return store.isCertificateEntry(alias);
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+}

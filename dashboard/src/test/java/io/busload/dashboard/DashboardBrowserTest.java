@@ -9,6 +9,7 @@ import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.dashboard.cluster.LiveFeed;
+import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
@@ -370,17 +371,29 @@ class DashboardBrowserTest {
 
   @Test
   @Order(6)
-  void runView_liveRun_boxPlotPerKernelValidityMismatchesFingerprintAndExport() throws Exception {
+  void runView_liveRun_boxPlotPerKernelValidityMismatchesFingerprintExportAndCounters() throws Exception {
     KernelResult bad = new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), liveRun.runId(),
         liveRun.sweepId(), "agent-b", "0.1.0", "fatbin-1", H200, "stride", "offset-copy-fp32", Map.of("offset", 1),
         false, List.of("out[17]: expected 0.25, got 0.0"), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 20, 5, 1, 1, 2, null,
         "median of 1 sample", Instant.now());
     agentB.result(bad);
-    load("run", "runs/" + liveRun.runId(), chartHas("samples-chart", "o.series[0].data.length >= "
-        + LIVE_RESULTS));
+    // Two profiled results, through the coordinator's intake, store (result_counters) and REST like any other.
+    // Test data, not ncu output: one as modelled, one whose loads take 8 sectors where the model says 5.
+    agentB.result(result(H200, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 0), 3.8e12, Instant.now(),
+        liveRun.sweepId(), liveRun.runId(), H200.driverVersion()).withCounters(new Counters(4.0, 4.0, 4.0, 4.0,
+        67.2e6, 67108864.0, 67.15e6, 67108864.0, false, List.of(), List.of("busload_offset_copy_f32"),
+        "test data shaped as ncu's")));
+    agentB.result(result(H200, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 3), 2.6e12,
+        Instant.now().plusMillis(1), liveRun.sweepId(), liveRun.runId(), H200.driverVersion())
+        .withCounters(new Counters(8.0, 5.0, 4.0, 4.0, 105.3e6, 83886080.0, 67.15e6, 67108864.0, true,
+            List.of("loads: 8.00 sectors/request measured, 5.00 modelled",
+                "loads: DRAM 1.05e+08 B above the 8.39e+07 B of the modelled sectors"),
+            List.of("busload_offset_copy_f32"), "test data shaped as ncu's")));
+    load("run", "runs/" + liveRun.runId(), "() => (" + chartHas("samples-chart", "o.series[0].data.length >= "
+        + LIVE_RESULTS) + ")() && (" + chartHas("counters-chart", "o.series[0].data.length === 2") + ")()");
 
     assertThat(chart("samples-chart", "o.series[0].type")).isEqualTo("boxplot");
-    assertThat(chart("samples-chart", "o.xAxis[0].data.length")).isEqualTo(LIVE_RESULTS + 1);
+    assertThat(chart("samples-chart", "o.xAxis[0].data.length")).isEqualTo(LIVE_RESULTS + 3);
     String box = (String) chart("samples-chart", "JSON.stringify(o.series[0].data[o.xAxis[0].data.indexOf("
         + "'stride-copy-fp32 elements=16777216;stride=1')])");
     assertThat(box).isEqualTo("[3786.408,3861.386,3892.216,3900,3939.394]");
@@ -391,9 +404,24 @@ class DashboardBrowserTest {
     var download = page.waitForDownload(() -> page.locator("#export-csv").click());
     String csv = Files.readString(download.path());
     assertThat(csv.lines().findFirst().orElseThrow()).startsWith("id,sweepId,runId,measuredAt,deviceId");
-    assertThat(csv.lines().count()).isEqualTo(LIVE_RESULTS + 3); // header, memcpy, strides, the invalid one
+    // header, memcpy, strides, the invalid one, the two profiled ones
+    assertThat(csv.lines().count()).isEqualTo(LIVE_RESULTS + 5);
     var json = page.waitForDownload(() -> page.locator("#export-json").click());
-    assertThat(Files.readString(json.path())).startsWith("[").contains("out[17]: expected 0.25, got 0.0");
+    assertThat(Files.readString(json.path())).startsWith("[").contains("out[17]: expected 0.25, got 0.0")
+        .contains("\"counters\":{\"loadSectorsPerRequest\":8.0,\"modelLoadSectorsPerRequest\":5.0");
+
+    assertThat(chart("counters-chart", "o.xAxis[0].data.join(',')")).isEqualTo(
+        "offset-copy-fp32 elements=16777216;offset=0,FLAG offset-copy-fp32 elements=16777216;offset=3");
+    assertThat(chart("counters-chart", "JSON.stringify(o.series.map(s => s.data))"))
+        .isEqualTo("[[4,8],[4,5],[4,4],[4,4]]");
+    String counters = cells("counters-grid");
+    assertThat(counters).contains("offset-copy-fp32 elements=16777216;offset=0 | 4.00 / 4.00 | 4.00 / 4.00 | "
+        + "67.20 / 67.11\u201367.11 | 67.15 / 67.11\u201367.11 | within 10% of the model",
+        "offset-copy-fp32 elements=16777216;offset=3 | 8.00 / 5.00 | 4.00 / 4.00 | 105.30 / 67.11\u201383.89",
+        "FLAG, beyond 10%: loads: 8.00 sectors/request measured, 5.00 modelled; loads: DRAM 1.05e+08 B above");
+    assertThat(page.locator("#counters-grid span[flagged]").allTextContents()).singleElement().asString()
+        .startsWith("FLAG, beyond 10%");
+    assertThat(cells("results-grid")).contains("FLAG vs model", "as modelled");
     screenshot("run");
   }
 

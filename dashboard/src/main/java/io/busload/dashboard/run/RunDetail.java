@@ -4,15 +4,21 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.dashboard.base.ui.ChartOptions;
 import io.busload.dashboard.history.History;
+import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
-/** One run's results: each kernel's samples as a box plot of bandwidth, and the device it ran on in words. */
+/**
+ * One run's results: each kernel's samples as a box plot of bandwidth, the device it ran on in words, and where the
+ * run was profiled, each kernel's hardware counters beside its model's prediction. Counters are shown as the agent
+ * sent them (ncu's figures); nothing here estimates one.
+ */
 public final class RunDetail {
   private RunDetail() {}
 
@@ -94,5 +100,98 @@ public final class RunDetail {
     rows.put("fatbin", result.fatbinHash());
     rows.put("method", result.method());
     return rows;
+  }
+
+  /**
+   * One profiled kernel's counters against its model, as the counters table shows them.
+   *
+   * @param flag the differences beyond 10% in words, or that there are none
+   */
+  public record CounterRow(String kernel, String loadSectors, String storeSectors, String dramRead,
+      String dramWritten, boolean flagged, String flag) {}
+
+  /** The profiled results (those carrying counters) in the order the catalog ran them. */
+  public static List<KernelResult> profiled(List<KernelResult> results) {
+    return ordered(results).stream().filter(r -> r.counters() != null).toList();
+  }
+
+  public static CounterRow counterRow(KernelResult result) {
+    Counters c = result.counters();
+    String flag = c.flagged()
+        ? "FLAG, beyond " + Math.round(Counters.TOLERANCE * 100) + "%: "
+            + (c.flags().isEmpty() ? "flagged by the agent" : String.join("; ", c.flags()))
+        : "within " + Math.round(Counters.TOLERANCE * 100) + "% of the model";
+    return new CounterRow(label(result), sectors(c.loadSectorsPerRequest(), c.modelLoadSectorsPerRequest()),
+        sectors(c.storeSectorsPerRequest(), c.modelStoreSectorsPerRequest()),
+        dram(c.dramBytesRead(), result.bytesRead(), c.modelDramBytesRead()),
+        dram(c.dramBytesWritten(), result.bytesWritten(), c.modelDramBytesWritten()), c.flagged(), flag);
+  }
+
+  /** Measured / model, {@code 8.00 / 4.00}; a side neither counted nor modelled is "none", never a zero. */
+  static String sectors(Double measured, Double model) {
+    if (measured == null && model == null) {
+      return "none";
+    }
+    return figure(measured, 1) + " / " + figure(model, 1);
+  }
+
+  /**
+   * Measured DRAM megabytes (10^6 bytes) / what the model allows: from the useful bytes (each byte once) to the
+   * bytes of the sectors it predicts, {@code 105.30 / 67.11-83.89}.
+   */
+  static String dram(Double measured, long useful, Double modelSectors) {
+    if (measured == null && modelSectors == null && useful == 0) {
+      return "none";
+    }
+    String model = figure((double) useful, 1e6) + (modelSectors == null ? "" : "\u2013" + figure(modelSectors, 1e6));
+    return figure(measured, 1e6) + " / " + model;
+  }
+
+  /** Two decimals of {@code value / unit}; a dash where there is no figure. */
+  private static String figure(Double value, double unit) {
+    return value == null ? "\u2013" : String.format(Locale.ROOT, "%.2f", value / unit);
+  }
+
+  /**
+   * Sectors per request of each profiled kernel, measured beside the model's, loads and stores: a kernel whose
+   * bars differ is one the coalescing model does not describe. A missing figure is left out, never drawn as zero.
+   */
+  public static ObjectNode countersOption(String runId, List<KernelResult> results) {
+    List<KernelResult> profiled = profiled(results);
+    ObjectNode option = ChartOptions.base("Sectors per request: ncu counters against the model",
+        "run " + runId + " (profiled kernels; flagged beyond " + Math.round(Counters.TOLERANCE * 100) + "%)");
+    option.putObject("tooltip").put("trigger", "axis");
+    option.with("grid").put("bottom", 200);
+    ObjectNode x = ChartOptions.axis(option, "xAxis", "category", "kernel and parameters");
+    x.put("nameGap", 140);
+    x.putObject("axisLabel").put("rotate", 30).put("interval", 0);
+    ArrayNode categories = x.putArray("data");
+    ChartOptions.axis(option, "yAxis", "value", "sectors per request (32-byte sectors / warp request)");
+    ArrayNode series = option.putArray("series");
+    ArrayNode loads = bars(series, "loads-measured", "loads: measured (ncu)");
+    ArrayNode loadModel = bars(series, "loads-model", "loads: model");
+    ArrayNode stores = bars(series, "stores-measured", "stores: measured (ncu)");
+    ArrayNode storeModel = bars(series, "stores-model", "stores: model");
+    for (KernelResult r : profiled) {
+      Counters c = r.counters();
+      categories.add((c.flagged() ? "FLAG " : "") + label(r));
+      add(loads, c.loadSectorsPerRequest());
+      add(loadModel, c.modelLoadSectorsPerRequest());
+      add(stores, c.storeSectorsPerRequest());
+      add(storeModel, c.modelStoreSectorsPerRequest());
+    }
+    return option;
+  }
+
+  private static ArrayNode bars(ArrayNode series, String id, String name) {
+    return series.addObject().put("id", id).put("type", "bar").put("name", name).putArray("data");
+  }
+
+  private static void add(ArrayNode data, Double value) {
+    if (value == null) {
+      data.add("-"); // ECharts' missing value: no bar, where a 0 would claim a count
+    } else {
+      data.add(ChartOptions.round(value, 3));
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.busload.dashboard.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.dashboard.Results;
+import io.busload.protocol.Counters;
 import io.busload.protocol.KernelResult;
 import java.time.Instant;
 import java.util.List;
@@ -30,5 +31,56 @@ class RunDetailTest {
         Instant.EPOCH);
 
     assertThat(RunDetail.option("r", List.of(invalid)).at("/series/0/data")).isEmpty();
+  }
+
+  static final Counters LOADS_TWICE = new Counters(8.0, 4.0, 4.0, 4.0, 67.9e6, 67108864.0, 67.2e6, 67108864.0, true,
+      List.of("loads: 8.00 sectors/request measured, 4.00 modelled"), List.of("busload_stride_copy_f32"), "ncu");
+
+  @Test
+  void counterRow_flaggedLoads_measuredBesideModelAndTheReason() {
+    KernelResult r = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH).withCounters(LOADS_TWICE);
+
+    RunDetail.CounterRow row = RunDetail.counterRow(r);
+
+    assertThat(row.kernel()).isEqualTo("stride-copy-fp32 elements=16777216;stride=1");
+    assertThat(row.loadSectors()).isEqualTo("8.00 / 4.00");
+    assertThat(row.storeSectors()).isEqualTo("4.00 / 4.00");
+    assertThat(row.dramRead()).isEqualTo("67.90 / 67.11\u201367.11");
+    assertThat(row.flagged()).isTrue();
+    assertThat(row.flag()).isEqualTo("FLAG, beyond 10%: loads: 8.00 sectors/request measured, 4.00 modelled");
+  }
+
+  @Test
+  void counterRow_noStoresAndDramNotCounted_saysSoInsteadOfZero() {
+    Counters loadsOnly = new Counters(4.0, 4.0, null, null, null, 1e6, null, null, false, List.of(), List.of(), "m");
+    KernelResult base = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
+    KernelResult r = new KernelResult(base.schemaVersion(), base.id(), base.runId(), base.sweepId(), base.agentId(),
+        base.agentVersion(), base.fatbinHash(), base.device(), base.suite(), base.kernel(), base.params(), true,
+        List.of(), 1, 1, 1, 0, List.of(1.0), 1, 1, 1_000_000, 0, 1_000_000, 1e6, "m", Instant.EPOCH, loadsOnly);
+
+    RunDetail.CounterRow row = RunDetail.counterRow(r);
+
+    assertThat(row.storeSectors()).isEqualTo("none");
+    assertThat(row.dramRead()).as("not counted: a dash, not 0").isEqualTo("\u2013 / 1.00\u20131.00");
+    assertThat(row.dramWritten()).isEqualTo("none");
+    assertThat(row.flagged()).isFalse();
+    assertThat(row.flag()).isEqualTo("within 10% of the model");
+  }
+
+  @Test
+  void countersOption_onlyProfiledKernels_measuredAndModelBarsMissingFigureNotZero() {
+    KernelResult profiled = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH).withCounters(LOADS_TWICE);
+    KernelResult plain = Results.stride("s", Results.GPU, 2, 1e12, Instant.EPOCH.plusSeconds(1));
+    KernelResult noStores = Results.stride("s", Results.GPU, 4, 1e12, Instant.EPOCH.plusSeconds(2))
+        .withCounters(new Counters(16.0, 16.0, null, 4.0, null, null, null, null, false, List.of(), List.of(), "m"));
+
+    var option = RunDetail.countersOption("r", List.of(noStores, plain, profiled));
+
+    assertThat(option.at("/xAxis/data").toString()).isEqualTo("[\"FLAG stride-copy-fp32 elements=16777216;stride=1\","
+        + "\"stride-copy-fp32 elements=16777216;stride=4\"]");
+    assertThat(option.at("/series/0/data").toString()).isEqualTo("[8.0,16.0]");
+    assertThat(option.at("/series/1/data").toString()).isEqualTo("[4.0,16.0]");
+    assertThat(option.at("/series/2/data").toString()).isEqualTo("[4.0,\"-\"]");
+    assertThat(option.at("/series/3/data").toString()).isEqualTo("[4.0,4.0]");
   }
 }

@@ -4,6 +4,7 @@ import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.H3;
+import com.vaadin.flow.component.html.H4;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
@@ -32,7 +33,8 @@ import java.util.Objects;
 
 /**
  * One run: every kernel's result with its samples as a box plot, validity and first mismatches, the device
- * fingerprint, and the results as CSV or JSON. Without a run id: the latest runs to pick from.
+ * fingerprint, and the results as CSV or JSON; where the run was profiled, each kernel's hardware counters beside
+ * its model's prediction, flagged beyond 10%. Without a run id: the latest runs to pick from.
  */
 @Route(value = "runs", layout = MainLayout.class)
 @PageTitle("Run | Busload")
@@ -48,6 +50,9 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   private final ECharts samples = new ECharts();
   private final Grid<KernelResult> results = new Grid<>();
   private final Grid<Map.Entry<String, String>> fingerprint = new Grid<>();
+  private final H4 countersTitle = new H4("Hardware counters against the model (Nsight Compute, profiled kernels)");
+  private final ECharts countersChart = new ECharts();
+  private final Grid<RunDetail.CounterRow> counters = new Grid<>();
   private final CoordinatorNotice notice = new CoordinatorNotice();
 
   public RunView(CoordinatorClient coordinator) {
@@ -56,7 +61,9 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     configureSamplesChart();
     configureResults();
     configureFingerprint();
-    add(heading, notice, runs, exports, samples, results, fingerprint);
+    configureCounters();
+    // Counters right under the box plot: a flagged kernel is the first thing worth reading in a profiled run.
+    add(heading, notice, runs, exports, samples, countersTitle, counters, countersChart, results, fingerprint);
   }
 
   private void configureRunList() {
@@ -88,6 +95,8 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     results.addColumn(r -> ChartOptions.round(r.relativeSpread() * 100, 2) + " %").setHeader("Spread")
         .setAutoWidth(true);
     results.addColumn(r -> r.samples().size()).setHeader("Samples").setAutoWidth(true);
+    results.addColumn(r -> r.counters() == null ? "" : r.counters().flagged() ? "FLAG vs model" : "as modelled")
+        .setHeader("Counters").setAutoWidth(true);
     results.addColumn(r -> String.join("; ", r.mismatches())).setHeader("First mismatches").setFlexGrow(1);
     results.setAllRowsVisible(true);
   }
@@ -97,6 +106,46 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     fingerprint.addColumn(Map.Entry::getKey).setHeader("Device fingerprint").setAutoWidth(true);
     fingerprint.addColumn(Map.Entry::getValue).setHeader("").setFlexGrow(1);
     fingerprint.setAllRowsVisible(true);
+  }
+
+  private void configureCounters() {
+    countersTitle.setId("counters-title");
+    countersChart.setId("counters-chart");
+    countersChart.setHeight("480px");
+    counters.setId("counters-grid");
+    counters.addThemeVariants(GridVariant.LUMO_WRAP_CELL_CONTENT);
+    // Fixed widths with wrapping: auto widths of these cells pushed the flag column off the screen.
+    counters.addColumn(RunDetail.CounterRow::kernel).setHeader("Kernel and parameters").setWidth("15em")
+        .setFlexGrow(0);
+    counters.addColumn(RunDetail.CounterRow::loadSectors).setHeader("Load sectors per request, measured / model")
+        .setWidth("8em").setFlexGrow(0);
+    counters.addColumn(RunDetail.CounterRow::storeSectors).setHeader("Store sectors per request, measured / model")
+        .setWidth("8em").setFlexGrow(0);
+    counters.addColumn(RunDetail.CounterRow::dramRead).setHeader("DRAM read MB, measured / model (useful\u2013sectors)")
+        .setWidth("9em").setFlexGrow(0);
+    counters.addColumn(RunDetail.CounterRow::dramWritten)
+        .setHeader("DRAM written MB, measured / model (useful\u2013sectors)").setWidth("9em").setFlexGrow(0);
+    counters.addComponentColumn(row -> {
+      Span flag = new Span(row.flag());
+      if (row.flagged()) {
+        flag.getElement().setAttribute("flagged", "");
+        flag.getStyle().set("color", "var(--lumo-error-text-color)").set("font-weight", "600");
+      }
+      return flag;
+    }).setHeader("Against the model").setFlexGrow(1);
+    counters.setAllRowsVisible(true);
+  }
+
+  private void showCounters(String runId, List<KernelResult> found) {
+    List<KernelResult> profiled = RunDetail.profiled(found);
+    boolean any = !profiled.isEmpty();
+    if (any) {
+      countersChart.setOption(RunDetail.countersOption(runId, profiled));
+      counters.setItems(profiled.stream().map(RunDetail::counterRow).toList());
+    }
+    countersTitle.setVisible(any);
+    countersChart.setVisible(any);
+    counters.setVisible(any);
   }
 
   @Override
@@ -121,6 +170,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     samples.setVisible(false);
     results.setVisible(false);
     fingerprint.setVisible(false);
+    showCounters(null, List.of());
   }
 
   private void showRun(String runId) {
@@ -132,6 +182,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
       samples.setVisible(false);
       results.setVisible(false);
       fingerprint.setVisible(false);
+      showCounters(runId, List.of());
       return;
     }
     heading.setText("Run " + run.runId() + " on " + run.deviceId() + ": " + run.state() + " " + run.completed() + "/"
@@ -141,6 +192,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
         .filter(r -> Objects.equals(r.runId(), runId)).toList());
     samples.setOption(RunDetail.option(runId, found));
     results.setItems(found);
+    showCounters(runId, found);
     fingerprint.setItems(found.isEmpty() ? List.of() : List.copyOf(RunDetail.fingerprint(found.getFirst()).entrySet()));
     exports.removeAll();
     exports.add(new Span("Export this run's results:"), export(query, runId, "csv", "text/csv"),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
+import io.busload.coordinator.SettableClock;
 import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -67,6 +68,72 @@ class RunQueuesTest {
     } finally {
       vertx.close().await(20, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * Issue 6: an agent that goes silent mid-run has its run INTERRUPTED once the heartbeat timeout passes (its
+   * device is then free); when it returns still reporting that run, the device stays busy until the run reports,
+   * and only then does the queue move on.
+   */
+  @Test
+  void dispatch_agentSilentPastHeartbeatTimeout_runInterruptedQueueMovesOnWhenAgentReturns() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    SettableClock clock = new SettableClock(Instant.now());
+    try {
+      Coordinator coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir), clock)
+          .await(30, TimeUnit.SECONDS);
+      Http http = new Http(coordinator.httpPort());
+      BlockingQueue<RunRequest> asked = new LinkedBlockingQueue<>();
+      vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns("rq-agent"), m -> {
+        asked.add(m.body());
+        m.reply(Ack.ok(m.body().runId()));
+      }).completion().await(10, TimeUnit.SECONDS);
+      assertThat(vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("rq-agent", GPU))
+          .await(10, TimeUnit.SECONDS).body().ok()).isTrue();
+      String lostSweep = Http.json(http.post("/api/sweeps", "{\"suite\":\"stride\"}")).get("id").asText();
+      RunRequest first = asked.poll(10, TimeUnit.SECONDS);
+      assertThat(first).isNotNull();
+      awaitState(http, lostSweep, "RUNNING", Duration.ofSeconds(5));
+      String nextSweep = Http.json(http.post("/api/sweeps", "{\"suite\":\"stride\"}")).get("id").asText();
+
+      clock.advance(Fleet.OFFLINE_AFTER.minusSeconds(1));
+      Thread.sleep(2_500);
+      assertThat(Http.json(http.get("/api/sweeps/" + lostSweep)).get("runs").get(0).get("state").asText())
+          .as("within the heartbeat timeout").isEqualTo("RUNNING");
+      clock.advance(Duration.ofSeconds(2));
+      JsonNode run = awaitRunState(http, lostSweep, "INTERRUPTED", Duration.ofSeconds(5));
+      assertThat(run.get("message").asText()).contains("rq-agent offline");
+      assertThat(asked.poll(2, TimeUnit.SECONDS)).as("no dispatch to an offline agent").isNull();
+
+      // Back, and still measuring the interrupted run: its device is not free yet.
+      vertx.eventBus().send(Addresses.AGENT_HEARTBEAT, Fixtures.heartbeat("rq-agent",
+          new io.busload.protocol.Heartbeat.DeviceState(GPU.id(), first.runId(), "k", 3, 9)));
+      assertThat(asked.poll(3, TimeUnit.SECONDS)).as("device still runs the interrupted run").isNull();
+      RunStatus done = new RunStatus(io.busload.protocol.Protocol.SCHEMA_VERSION, first.runId(), lostSweep,
+          "rq-agent", GPU.id(), RunStatus.State.DONE, 9, 9, null, clock.instant());
+      assertThat(vertx.eventBus().<Ack>request(Addresses.RUN_STATUS, done).await(10, TimeUnit.SECONDS).body().ok())
+          .isTrue();
+      RunRequest second = asked.poll(10, TimeUnit.SECONDS);
+      assertThat(second).as("the queue moves on once the returned agent's run reports").isNotNull();
+      assertThat(second.sweepId()).isEqualTo(nextSweep);
+      assertThat(Http.json(http.get("/api/sweeps/" + lostSweep)).get("state").asText()).isEqualTo("DONE");
+    } finally {
+      vertx.close().await(20, TimeUnit.SECONDS);
+    }
+  }
+
+  private static JsonNode awaitRunState(Http http, String sweepId, String state, Duration patience)
+      throws InterruptedException {
+    Instant until = Instant.now().plus(patience);
+    JsonNode last = null;
+    while (Instant.now().isBefore(until)) {
+      last = Http.json(http.get("/api/sweeps/" + sweepId)).get("runs").get(0);
+      if (last.get("state").asText().equals(state)) {
+        return last;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("run of sweep " + sweepId + " is " + last + ", expected " + state);
   }
 
   /** The accepted run turns RUNNING in the store just after its ack is handled, so this one polls. */

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import io.busload.coordinator.store.StoredResult;
+import io.busload.coordinator.store.ViewQueries;
 import io.busload.coordinator.store.Store;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
@@ -41,6 +42,8 @@ public final class RestApi {
   static final int DEFAULT_RESULT_LIMIT = 1000;
   static final int MAX_RESULT_LIMIT = 1_000_000;
   static final int DEFAULT_SWEEP_LIMIT = 100;
+  /** A history chart's points: years of nightly runs of dozens of devices, still a chart a browser draws at once. */
+  static final int MAX_HISTORY_POINTS = 20_000;
   /** Rows read per store call while streaming results. */
   static final int PAGE = 2000;
   private static final String JSON = "application/json";
@@ -53,12 +56,14 @@ public final class RestApi {
   private final Clock clock;
   private final Schedules schedules;
   private final Analysis analysis;
+  private final ViewQueries views;
   private final PrometheusMeterRegistry metrics;
 
   public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, Schedules schedules,
       Analysis analysis, PrometheusMeterRegistry metrics) {
     this.schedules = schedules;
     this.analysis = analysis;
+    this.views = new ViewQueries(store);
     this.metrics = metrics;
     this.vertx = vertx;
     this.store = store;
@@ -76,6 +81,10 @@ public final class RestApi {
     router.get("/api/sweeps").handler(this::sweeps);
     router.get("/api/sweeps/:id").handler(this::sweep);
     router.get("/api/results").handler(this::results);
+    router.get("/api/results/latest").handler(this::latestResults);
+    router.get("/api/kernels").handler(ctx -> blocking(views::kernels)
+        .onSuccess(pairs -> json(ctx.response(), 200, pairs)).onFailure(ctx::fail));
+    router.get("/api/history").handler(this::history);
     router.get("/api/openapi.yaml").handler(this::openApi);
     router.get("/metrics").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE,
         "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
@@ -376,6 +385,32 @@ public final class RestApi {
     }
     blocking(() -> analysis.comparison(kernel, params)).onSuccess(rows -> json(ctx.response(), 200,
         new Comparison(kernel, params, rows.stream().map(ComparisonView::of).toList()))).onFailure(ctx::fail);
+  }
+
+  // ---- what the dashboard's views draw, bounded by the view rather than by the results stored (issue 5)
+
+  private void latestResults(RoutingContext ctx) {
+    String device = param(ctx, "device");
+    String model = param(ctx, "model");
+    if ((device == null) == (model == null)) {
+      throw new BadInput(device == null ? "device" : "model", "give either device or model");
+    }
+    blocking(() -> views.latest(device, model)).onSuccess(rows -> ctx.response().setStatusCode(200)
+        .putHeader(HttpHeaders.CONTENT_TYPE, JSON).end("[" + String.join(",", rows) + "]")).onFailure(ctx::fail);
+  }
+
+  private void history(RoutingContext ctx) {
+    String kernel = param(ctx, "kernel");
+    if (kernel == null) {
+      throw new BadInput("kernel", "missing; name a kernel such as stride-copy-fp32");
+    }
+    String params = param(ctx, "params");
+    if (params == null) {
+      throw new BadInput("params", "missing; the kernel's parameters as results show them, such as elements=1024;stride=4");
+    }
+    int limit = intParam(ctx, "limit", MAX_HISTORY_POINTS, MAX_HISTORY_POINTS);
+    blocking(() -> views.history(kernel, params, limit)).onSuccess(points -> json(ctx.response(), 200, points))
+        .onFailure(ctx::fail);
   }
 
   private void regressions(RoutingContext ctx) {

@@ -52,8 +52,10 @@ public class CoordinatorClient {
     return read(get("api/sweeps"), new TypeReference<>() {});
   }
 
+  /** Only the newest: the list holds every sweep's runs, a hundred sweeps' worth by default. */
   public Optional<Sweep> latestSweep() {
-    return sweeps().stream().findFirst();
+    List<Sweep> newest = read(get("api/sweeps?limit=1"), new TypeReference<>() {});
+    return newest.stream().findFirst();
   }
 
   public List<KernelResult> results(String sweepId, int limit) {
@@ -63,6 +65,26 @@ public class CoordinatorClient {
 
   public List<KernelResult> results(ResultQuery query) {
     return read(get("api/results?" + query.queryString()), new TypeReference<>() {});
+  }
+
+  /**
+   * The newest valid result of each kernel and params of one device or, with {@code device} null, of one device
+   * model: what the Compare view draws, read in one bounded answer however many results are stored.
+   */
+  public List<KernelResult> latestResults(String device, String model) {
+    String query = device != null ? "device=" + encode(device) : "model=" + encode(model);
+    return read(get("api/results/latest?" + query), new TypeReference<>() {});
+  }
+
+  /** Every kernel and params with a valid result, sorted. */
+  public List<KernelChoice> kernels() {
+    return read(get("api/kernels"), new TypeReference<>() {});
+  }
+
+  /** The newest {@code limit} points of one kernel and params on every device, newest first. */
+  public List<HistoryPoint> history(String kernel, String params, int limit) {
+    return read(get("api/history?kernel=" + encode(kernel) + "&params=" + encode(params) + "&limit=" + limit),
+        new TypeReference<>() {});
   }
 
   /** The results as the coordinator streams them, {@code format} json or csv, for a download. */

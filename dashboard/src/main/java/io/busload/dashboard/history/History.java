@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.dashboard.base.ui.ChartOptions;
 import io.busload.dashboard.coordinator.Change;
-import io.busload.protocol.KernelResult;
+import io.busload.dashboard.coordinator.HistoryPoint;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -37,20 +37,23 @@ public final class History {
         + ChartOptions.gigabytes(change.baselineMedian()) + " GB/s; " + environment(change);
   }
 
-  public static ObjectNode option(String kernel, String params, List<KernelResult> results, List<Change> changes) {
+  public static ObjectNode option(String kernel, String params, List<HistoryPoint> points, List<Change> changes) {
     ObjectNode option = ChartOptions.base("Bandwidth over time: " + kernel, params);
     option.putObject("tooltip").put("trigger", "item").put("formatter", "{a}<br/>{@[0]}: <b>{@[1]} GB/s</b>");
     ChartOptions.axis(option, "xAxis", "time", "measured at (UTC)");
     ChartOptions.axis(option, "yAxis", "value", ChartOptions.BANDWIDTH_AXIS).put("scale", true);
     ArrayNode series = option.putArray("series");
-    Map<String, List<KernelResult>> byDevice = results.stream().filter(r -> r.bandwidth() != null)
-        .collect(Collectors.groupingBy(r -> r.device().id(), TreeMap::new, Collectors.toList()));
+    Map<String, List<HistoryPoint>> byDevice = points.stream()
+        .collect(Collectors.groupingBy(HistoryPoint::deviceId, TreeMap::new, Collectors.toList()));
     byDevice.forEach((device, rows) -> {
-      ObjectNode line = series.addObject().put("id", device).put("type", "line").put("showSymbol", true)
-          .put("name", rows.getFirst().device().name() + " (" + device + ")");
+      // A year of nightly points per line: symbols only where they can be told apart, and ECharts thins a line
+      // wider than the chart's pixels (largest-triangle sampling keeps the peaks and dips a regression shows).
+      ObjectNode line = series.addObject().put("id", device).put("type", "line")
+          .put("showSymbol", rows.size() <= 200).put("sampling", "lttb")
+          .put("name", rows.getFirst().model() + " (" + device + ")");
       ArrayNode data = line.putArray("data");
-      rows.stream().sorted(Comparator.comparing(KernelResult::measuredAt))
-          .forEach(r -> data.addArray().add(r.measuredAt().toString()).add(ChartOptions.gigabytes(r.bandwidth())));
+      rows.stream().sorted(Comparator.comparing(HistoryPoint::measuredAt))
+          .forEach(p -> data.addArray().add(p.measuredAt().toString()).add(ChartOptions.gigabytes(p.bandwidth())));
     });
     marks(series, "regressions", "#d32f2f", "pin", changes.stream().filter(Change::regression).toList());
     marks(series, "improvements", "#2e7d32", "triangle",

@@ -117,4 +117,23 @@ class CoordinatorClientTest {
         .isInstanceOf(CoordinatorException.class)
         .hasMessageStartingWith("the coordinator at http://127.0.0.1:" + closedPort + "/ is unreachable");
   }
+
+  @Test
+  void latestResultsKernelsAndHistory_boundedReadsOfTheViews_queryAndJsonAsTheCoordinatorAnswers() {
+    KernelResult stored = Results.stride("s1", Results.GPU, 4, 1.2e12, Instant.parse("2026-11-22T01:00:00Z"));
+    answer("/api/results/latest", 200, "application/json", JsonCodec.toJson(List.of(stored)));
+    answer("/api/kernels", 200, "application/json",
+        "[{\"kernel\":\"stride-copy-fp32\",\"params\":\"size=1024;stride=4\"}]".getBytes(StandardCharsets.UTF_8));
+    answer("/api/history", 200, "application/json", ("[{\"resultId\":\"" + stored.id() + "\",\"deviceId\":\"b/cuda:0\","
+        + "\"model\":\"NVIDIA H200\",\"measuredAt\":\"2026-11-22T01:00:00Z\",\"bandwidth\":1.2E12}]")
+        .getBytes(StandardCharsets.UTF_8));
+
+    assertThat(client.latestResults(null, "NVIDIA H200")).extracting(KernelResult::id).containsExactly(stored.id());
+    assertThat(lastRequest.get()).startsWith("GET /api/results/latest?model=NVIDIA+H200");
+    assertThat(client.kernels()).containsExactly(new KernelChoice("stride-copy-fp32", "size=1024;stride=4"));
+    assertThat(client.history("stride-copy-fp32", "size=1024;stride=4", 10)).containsExactly(new HistoryPoint(
+        stored.id(), "b/cuda:0", "NVIDIA H200", Instant.parse("2026-11-22T01:00:00Z"), 1.2e12));
+    assertThat(lastRequest.get())
+        .startsWith("GET /api/history?kernel=stride-copy-fp32&params=size%3D1024%3Bstride%3D4&limit=10");
+  }
 }

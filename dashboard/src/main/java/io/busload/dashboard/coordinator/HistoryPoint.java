@@ -1,0 +1,13 @@
+package io.busload.dashboard.coordinator;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One valid result of a kernel's history ({@code GET /api/history}): what its chart draws, without the samples
+ * and fields of the whole result, so a year of a whole fleet stays a small answer.
+ *
+ * @param model the device's name
+ * @param bandwidth bytes per second
+ */
+public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {}

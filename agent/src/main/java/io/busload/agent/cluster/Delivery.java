@@ -1,10 +1,12 @@
 package io.busload.agent.cluster;
 
 import io.busload.protocol.Ack;
+import io.busload.protocol.cluster.Cluster;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,19 +14,32 @@ import org.slf4j.LoggerFactory;
  * Delivers one run's messages to the coordinator in order, each retried with exponential backoff until the
  * coordinator acks it: a coordinator that is down or restarting delays results, never loses them
  * (ARCHITECTURE.md: a plain send to a gone member is silently dropped). Used on the verticle's context only.
+ *
+ * <p>Nothing is sent while the cluster has no member that says it is a coordinator (issue 6): such a cluster is
+ * the wrong one (another cluster name, a stranger's data member), and whatever answered there would not be the
+ * coordinator. That claim is a Hazelcast attribute anyone can make; what proves an ack came from a coordinator is
+ * TLS, where the agent trusts only the coordinator CA (docs/reliability.md).
  */
 final class Delivery {
   private static final Logger LOG = LoggerFactory.getLogger(Delivery.class);
   static final long FIRST_BACKOFF_MS = 250;
   static final long MAX_BACKOFF_MS = 30_000;
   static final long REQUEST_TIMEOUT_MS = 10_000;
+  static final long HOLD_POLL_MS = 1_000;
 
   private final Vertx vertx;
+  private final BooleanSupplier coordinatorPresent;
   private Future<Void> tail = Future.succeededFuture();
   private boolean closed;
+  private boolean held;
 
   Delivery(Vertx vertx) {
+    this(vertx, () -> Cluster.coordinatorPresent(vertx));
+  }
+
+  Delivery(Vertx vertx, BooleanSupplier coordinatorPresent) {
     this.vertx = vertx;
+    this.coordinatorPresent = coordinatorPresent;
   }
 
   /** Stops every retry (the verticle is stopping); what is unacked stays in the outbox for the next start. */
@@ -50,6 +65,21 @@ final class Delivery {
   private void attempt(String address, Object message, String id, boolean untilOk, int attempt, Promise<Void> done) {
     if (closed) {
       return;
+    }
+    if (!coordinatorPresent.getAsBoolean()) {
+      if (!held) {
+        LOG.warn("{} {} held: no member of this cluster has the coordinator role (wrong BUSLOAD_CLUSTER_NAME or "
+            + "members?); nothing is sent until one joins", address, id);
+        held = true;
+      }
+      // Polled, not backed off: the first result should go as soon as a coordinator joins. Reads the local
+      // member list only, so it costs nothing on the event loop.
+      vertx.setTimer(HOLD_POLL_MS, t -> attempt(address, message, id, untilOk, attempt, done));
+      return;
+    }
+    if (held) {
+      LOG.info("a coordinator-role member is back: sending {} {}", address, id);
+      held = false;
     }
     vertx.eventBus().<Ack>request(address, message, new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
         .onSuccess(reply -> {

@@ -84,7 +84,7 @@ public final class AgentVerticle extends VerticleBase {
         slots.put(device.info().id(), new Slot(new DeviceWorker(device)));
       }
       vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
-      CoordinatorReturn.install(vertx);
+      io.busload.protocol.cluster.CoordinatorReturn.install(vertx);
       hello();
       return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
     });

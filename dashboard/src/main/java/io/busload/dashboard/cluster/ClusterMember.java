@@ -53,6 +53,8 @@ public class ClusterMember implements DisposableBean {
           started.result().close();
         } else {
           LOG.info("joined cluster '{}'", settings.clusterName());
+          // Without it the live feed stays silent after the only coordinator is killed and restarted.
+          io.busload.protocol.cluster.CoordinatorReturn.install(started.result());
           joined.complete(started.result());
         }
         return;

@@ -1,4 +1,4 @@
-package io.busload.agent.cluster;
+package io.busload.protocol.cluster;
 
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes this agent reachable again when a coordinator joins a cluster that had none (issue 6: kill -9 of the
- * only coordinator, then a restart).
+ * Makes a lite member (an agent, the dashboard) reachable again when a coordinator joins a cluster that had none
+ * (issue 6: kill -9 of the only coordinator, then a restart). Each lite member installs it once joined.
  *
  * <p>Vert.x keeps each member's event-bus address and consumer registrations in Hazelcast maps, whose data only
  * coordinators hold (agents are lite members). When the last coordinator dies, that data is gone. Vert.x's own
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * put our node info, forget cached registrations, republish our own; after a split-brain merge Vert.x does
  * exactly this itself.
  */
-final class CoordinatorReturn implements MembershipListener {
+public final class CoordinatorReturn implements MembershipListener {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorReturn.class);
   private static final int ATTEMPTS = 10;
   private static final long RETRY_MILLIS = 2_000;
@@ -42,7 +42,7 @@ final class CoordinatorReturn implements MembershipListener {
   }
 
   /** Watches the cluster of a clustered Vert.x on Hazelcast; does nothing for any other Vert.x. */
-  static void install(Vertx vertx) {
+  public static void install(Vertx vertx) {
     if (!(vertx instanceof VertxInternal internal)
         || !(internal.clusterManager() instanceof HazelcastClusterManager manager)
         || manager.getHazelcastInstance() == null) {
@@ -53,9 +53,9 @@ final class CoordinatorReturn implements MembershipListener {
       repair = HazelcastClusterManager.class.getDeclaredMethod("membersRemoved", Set.class);
       repair.setAccessible(true);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      // A Vert.x upgrade renamed it: the agent still works, but only a restart rejoins a restarted coordinator.
+      // A Vert.x upgrade renamed it: the member still works, but only a restart rejoins a restarted coordinator.
       LOG.error("cannot watch for a returning coordinator (Vert.x changed: {}); after the only coordinator dies, "
-          + "restart this agent", e.toString());
+          + "restart this member", e.toString());
       return;
     }
     manager.getHazelcastInstance().getCluster()
@@ -68,7 +68,7 @@ final class CoordinatorReturn implements MembershipListener {
         || event.getMembers().stream().anyMatch(m -> !m.isLiteMember() && !m.equals(event.getMember()))) {
       return; // a second coordinator: the first still holds our entries
     }
-    LOG.info("coordinator {} joined a cluster that had none: republishing this agent's event-bus entries",
+    LOG.info("coordinator {} joined a cluster that had none: republishing this member's event-bus entries",
         event.getMember().getAddress());
     vertx.setTimer(1, t -> attempt(1));
   }
@@ -90,7 +90,7 @@ final class CoordinatorReturn implements MembershipListener {
             cause(done.cause()));
         vertx.setTimer(RETRY_MILLIS, t -> attempt(attempt + 1));
       } else {
-        LOG.error("republishing for the returning coordinator failed {} times: {}; restart this agent", ATTEMPTS,
+        LOG.error("republishing for the returning coordinator failed {} times: {}; restart this member", ATTEMPTS,
             cause(done.cause()));
       }
     });

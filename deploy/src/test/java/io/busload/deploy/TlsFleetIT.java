@@ -1,0 +1,125 @@
+package io.busload.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.protocol.JsonCodec;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 6, Security, on real processes from the bundle: certificates from the real {@code ./busload certs},
+ * handed over as the units hand them ({@code BUSLOAD_TLS_DIR}). A coordinator and an agent of the fleet measure a
+ * sweep over TLS; an agent holding another fleet's certificate runs beside them the whole time and never gets in.
+ */
+class TlsFleetIT {
+  static final Path WORK = Path.of("target", "tls-fleet");
+  static LocalFleet fleet;
+  static Path certs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Files.createDirectories(WORK);
+    Path dir = Files.createTempDirectory(WORK, "fleet-");
+    certs = issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");
+    Path other = issue(dir.resolve("other"), "--agent", "y1@127.0.0.1");
+    fleet = new LocalFleet(dir);
+    fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(),
+        Map.of("BUSLOAD_TLS_DIR", certs.resolve("coordinator-c1").toString()));
+    fleet.startCpuAgent("agent", fleet.agentId, dir.resolve("outbox"), List.of(),
+        Map.of("BUSLOAD_TLS_DIR", certs.resolve("agent-a1").toString()));
+    fleet.startCpuAgent("stranger", "stranger-agent", dir.resolve("stranger-outbox"), List.of(),
+        Map.of("BUSLOAD_TLS_DIR", other.resolve("agent-y1").toString()));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (fleet != null) {
+      fleet.close();
+    }
+  }
+
+  @Test
+  void sweep_overTlsFromBusloadCerts_storedAndStrangerAgentNeverOnline() throws Exception {
+    String deviceId = await("agent online over TLS", 150, () -> {
+      assertThat(fleet.exited()).as("processes that exited").isEmpty();
+      for (JsonNode agent : json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))) {
+        if (fleet.agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
+          return agent.path("devices").path(0).path("id").asText();
+        }
+      }
+      return null;
+    });
+    HttpResponse<String> created = fleet.post(fleet.coordinatorUrl() + "/api/sweeps",
+        "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String sweepId = JsonCodec.MAPPER.readTree(created.body()).get("id").asText();
+    JsonNode sweep = await("sweep done", 240, () -> {
+      JsonNode s = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps/" + sweepId, "application/json"));
+      return "DONE".equals(s.path("state").asText()) ? s : null;
+    });
+    JsonNode results = json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId,
+        "application/json"));
+    List<String> agents = new ArrayList<>();
+    json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))
+        .forEach(a -> agents.add(a.path("agentId").asText()));
+
+    assertThat(results.size()).isEqualTo(sweep.path("total").asInt()).isPositive();
+    results.forEach(r -> assertThat(r.path("valid").asBoolean()).as(r.toString()).isTrue());
+    assertThat(agents).contains(fleet.agentId).doesNotContain("stranger-agent");
+    assertThat(fleet.alive("stranger")).as("the stranger kept trying the whole time").isTrue();
+    assertThat(fleet.log("coordinator")).contains("TLS, peers must present a fleet certificate")
+        .contains("OU=coordinator");
+    assertThat(fleet.log("agent")).contains("TLS, peers must present a fleet certificate").contains("OU=agent");
+    long unanswered = fleet.log("stranger").lines().filter(l -> l.contains("hello not acknowledged yet")).count();
+    assertThat(unanswered).isPositive();
+    System.out.printf("TLS fleet from ./busload certs: sweep of %d results stored, all valid; agents known to the "
+        + "coordinator: %s; the agent with another fleet's certificate sent %d unanswered hellos and is not among "
+        + "them%n", results.size(), agents, unanswered);
+  }
+
+  private static Path issue(Path out, String... args) throws Exception {
+    Path script = Path.of("").toAbsolutePath().getParent().resolve("busload");
+    List<String> command = new ArrayList<>(List.of("bash", script.toString(), "certs", "--out", out.toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("./busload certs finished").isTrue();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).as("./busload certs: " + output).isZero();
+    return out;
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws Exception {
+    return JsonCodec.MAPPER.readTree(response.body());
+  }
+
+  private static <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    Throwable last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        T value = probe.call();
+        if (value != null) {
+          return value;
+        }
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "\n--- coordinator\n" + fleet.log("coordinator") + "\n--- agent\n"
+            + fleet.log("agent"), e);
+      } catch (Exception e) {
+        last = e;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("timed out: " + what + (last == null ? "" : " (last: " + last + ")"));
+  }
+}

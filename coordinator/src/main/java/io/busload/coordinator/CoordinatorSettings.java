@@ -15,9 +15,14 @@ import java.util.Objects;
  * @param httpPort REST port; 0 picks a free one (tests)
  * @param cluster how to join the fleet's cluster
  * @param database the PostgreSQL to use; {@link DatabaseSettings#EMBEDDED} starts one in {@code dataDir}
+ * @param apiTokensFile the REST API's tokens ({@code name:sha256-hex} lines); made with one {@code admin} token
+ *     when missing
+ * @param firstApiTokenFile where that first token is handed over (mode 600); null prints it once on stdout
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
-    DatabaseSettings database) {
+    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile) {
+  public static final String API_TOKENS_FILE_NAME = "api-tokens";
+
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final int DEFAULT_EVENT_BUS_PORT = 7701;
   public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -26,9 +31,16 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(httpHost, "httpHost");
     Objects.requireNonNull(database, "database");
+    Objects.requireNonNull(apiTokensFile, "apiTokensFile");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
+  }
+
+  /** Tokens in {@code dataDir}, the first one printed. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+      DatabaseSettings database) {
+    this(dataDir, httpHost, httpPort, cluster, database, dataDir.resolve(API_TOKENS_FILE_NAME), null);
   }
 
   /** With the embedded PostgreSQL in {@code dataDir}, the local default. */
@@ -38,7 +50,9 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
 
   /**
    * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
-   * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}) and the {@code BUSLOAD_CLUSTER_*} variables, over the defaults of
+   * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}),
+   * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory),
+   * {@code BUSLOAD_FIRST_API_TOKEN_FILE} and the {@code BUSLOAD_CLUSTER_*} variables, over the defaults of
    * docs/contract.md.
    */
   public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
@@ -50,8 +64,12 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         : present(env.get("BUSLOAD_HTTP_HOST")) ? env.get("BUSLOAD_HTTP_HOST").trim() : DEFAULT_HTTP_HOST;
     int httpPort = httpPortOption != null ? httpPortOption : port(env.get("BUSLOAD_HTTP_PORT"));
     ClusterSettings cluster = ClusterSettings.fromEnvironment(env, ClusterSettings.COORDINATOR, DEFAULT_EVENT_BUS_PORT);
+    Path tokens = present(env.get("BUSLOAD_API_TOKENS_FILE")) ? Path.of(env.get("BUSLOAD_API_TOKENS_FILE").trim())
+        : dataDir.resolve(API_TOKENS_FILE_NAME);
+    Path firstToken = present(env.get("BUSLOAD_FIRST_API_TOKEN_FILE"))
+        ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
-        DatabaseSettings.fromEnvironment(env));
+        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken);
   }
 
   private static boolean present(String value) {

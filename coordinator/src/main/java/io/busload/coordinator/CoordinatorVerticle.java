@@ -1,6 +1,7 @@
 package io.busload.coordinator;
 
 import io.busload.coordinator.analysis.RegressionWatch;
+import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.RestApi;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.schedule.Leadership;
@@ -77,11 +78,13 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    record Remembered(Store store, List<KnownAgent> agents, List<Run> active) {}
+    record Remembered(Store store, List<KnownAgent> agents, List<Run> active, ApiTokens tokens) {}
     return vertx.executeBlocking(() -> {
+      ApiTokens tokens = ApiTokens.load(settings.apiTokensFile(), settings.firstApiTokenFile(), System.out);
+      LOG.info("REST writes need one of {} API token(s) from {}", tokens.size(), settings.apiTokensFile());
       Store opened = Store.open(settings.database(), settings.dataDir());
       try {
-        return new Remembered(opened, opened.agents(), opened.activeRuns());
+        return new Remembered(opened, opened.agents(), opened.activeRuns(), tokens);
       } catch (RuntimeException e) {
         opened.close();
         throw e;
@@ -107,7 +110,8 @@ public final class CoordinatorVerticle extends VerticleBase {
         regressions.check(stored);
       });
       intake = new Intake(vertx, store, fleet, queues, clock, batcher, new Refusals(metrics));
-      RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics);
+      RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics,
+          remembered.tokens());
       Scheduler scheduler = new Scheduler(vertx, store, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));

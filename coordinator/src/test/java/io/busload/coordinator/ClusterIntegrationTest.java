@@ -57,7 +57,7 @@ class ClusterIntegrationTest {
     String name = "busload-test-" + UUID.randomUUID();
     int clusterPort = freePort();
     List<String> members = List.of("127.0.0.1");
-    coordinator = Coordinator.start(new CoordinatorSettings(dir, "127.0.0.1", 0,
+    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
         new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR), database))
         .await(60, TimeUnit.SECONDS);
     agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,

@@ -21,6 +21,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -58,9 +59,11 @@ public final class RestApi {
   private final Analysis analysis;
   private final ViewQueries views;
   private final PrometheusMeterRegistry metrics;
+  private final ApiTokens tokens;
 
   public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, Schedules schedules,
-      Analysis analysis, PrometheusMeterRegistry metrics) {
+      Analysis analysis, PrometheusMeterRegistry metrics, ApiTokens tokens) {
+    this.tokens = tokens;
     this.schedules = schedules;
     this.analysis = analysis;
     this.views = new ViewQueries(store);
@@ -74,6 +77,9 @@ public final class RestApi {
 
   public Router router() {
     Router router = Router.router(vertx);
+    // First, before any body is read: an unauthenticated write costs the coordinator no parsing and no store call.
+    router.route().method(HttpMethod.POST).method(HttpMethod.PUT).method(HttpMethod.PATCH).method(HttpMethod.DELETE)
+        .handler(this::authenticate);
     router.get("/api/agents").handler(this::agents);
     router.post("/api/sweeps")
         .handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT))
@@ -109,6 +115,25 @@ public final class RestApi {
     router.errorHandler(413, ctx -> problem(ctx.response(), 413, "Content Too Large",
         "the body is larger than " + BODY_LIMIT + " bytes", "body"));
     return router;
+  }
+
+  /**
+   * Writes need a bearer token of the tokens file; reads stay open (viewing is open on a lab's network). The
+   * header is never logged or echoed, whatever it holds.
+   */
+  private void authenticate(RoutingContext ctx) {
+    Optional<String> name = tokens.check(ctx.request().getHeader(HttpHeaders.AUTHORIZATION));
+    if (name.isEmpty()) {
+      LOG.warn("{} {} from {} refused: no valid API token", ctx.request().method(), ctx.request().path(),
+          ctx.request().remoteAddress());
+      ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"busload\"");
+      problem(ctx.response(), 401, "Unauthorized",
+          "writes need an API token: send Authorization: Bearer <token> (tokens file: see the coordinator's settings)",
+          "Authorization");
+      return;
+    }
+    LOG.debug("{} {} by token '{}'", ctx.request().method(), ctx.request().path(), name.get());
+    ctx.next();
   }
 
   private void agents(RoutingContext ctx) {

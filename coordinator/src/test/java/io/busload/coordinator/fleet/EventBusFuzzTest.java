@@ -94,7 +94,7 @@ class EventBusFuzzTest {
     int clusterPort = freePort();
     eventBusPort = freePort();
     List<String> members = List.of("127.0.0.1");
-    coordinator = Coordinator.start(new CoordinatorSettings(dir, "127.0.0.1", 0, new ClusterSettings(name,
+    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0, new ClusterSettings(name,
         "127.0.0.1", null, clusterPort, eventBusPort, members, ClusterSettings.COORDINATOR), database))
         .await(60, TimeUnit.SECONDS);
     good = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.AGENT))

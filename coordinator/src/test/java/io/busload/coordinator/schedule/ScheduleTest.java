@@ -97,7 +97,7 @@ class ScheduleTest {
     List<Coordinator> coordinators = new ArrayList<>();
     try {
       for (int i = 0; i < 2; i++) {
-        coordinators.add(Coordinator.start(new CoordinatorSettings(dir.resolve("c" + i), "127.0.0.1", 0,
+        coordinators.add(Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)), "127.0.0.1", 0,
             new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
             database), clock).await(60, TimeUnit.SECONDS));
       }

@@ -1,0 +1,170 @@
+package io.busload.coordinator.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.CoordinatorSettings;
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.Http;
+import io.busload.coordinator.TestDatabase;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 6, Security: REST writes need a bearer token of the tokens file, reads need none, and no token reaches the
+ * log (captured at DEBUG, Vert.x and Netty included) or the tokens file. The coordinator starts with no tokens
+ * file, so it makes the first one itself, as in production.
+ */
+class ApiAuthTest {
+  private static final String SWEEP = "{\"suite\":\"stride\"}";
+  private static final String SCHEDULE = "{\"cron\":\"0 3 * * *\",\"suite\":\"stride\"}";
+  private static final String WRONG = "wrong-token-Zx81kQpL0mN4vB7cR2tY9uI6oE3aS5dF";
+
+  @TempDir Path dir;
+  private Vertx vertx;
+  private Coordinator coordinator;
+  private Http http;
+  private String token;
+  private Path tokensFile;
+  private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+  private final Map<String, Level> levels = new java.util.HashMap<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    for (String name : List.of(org.slf4j.Logger.ROOT_LOGGER_NAME, "io.vertx", "io.netty", "io.busload")) {
+      Logger logger = context.getLogger(name);
+      levels.put(name, logger.getLevel());
+      logger.setLevel(Level.DEBUG);
+    }
+    logs.start();
+    context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(logs);
+
+    tokensFile = dir.resolve("data").resolve(CoordinatorSettings.API_TOKENS_FILE_NAME);
+    Path first = dir.resolve("first-api-token");
+    CoordinatorSettings settings = new CoordinatorSettings(dir.resolve("data"), "127.0.0.1", 0,
+        new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
+        TestDatabase.fresh(), tokensFile, first);
+    vertx = Vertx.vertx();
+    coordinator = Coordinator.deploy(vertx, settings).await(30, TimeUnit.SECONDS);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokensFile))).isEqualTo("rw-------");
+    token = Files.readString(first).strip();
+    http = new Http(coordinator.httpPort());
+    vertx.eventBus().request(Addresses.AGENT_HELLO, Fixtures.hello("auth-agent", Fixtures.gpu("auth-host", 0)))
+        .await(10, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    coordinator.stop().await(20, TimeUnit.SECONDS);
+    vertx.close().await(20, TimeUnit.SECONDS);
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(logs);
+    levels.forEach((name, level) -> context.getLogger(name).setLevel(level));
+  }
+
+  @Test
+  void write_withoutToken_401NamingAuthorizationAndNothingStored() {
+    String schedule = Http.json(http.write("POST", "/api/schedules", SCHEDULE, "Bearer " + token)).get("id").asText();
+
+    List<HttpResponse<String>> refused = List.of(
+        http.write("POST", "/api/sweeps", SWEEP, null),
+        http.write("POST", "/api/schedules", SCHEDULE, null),
+        http.write("PUT", "/api/schedules/" + schedule, "{\"cron\":\"15 4 * * *\",\"suite\":\"stride\"}", null),
+        http.write("POST", "/api/schedules/" + schedule + "/pause", "", null),
+        http.write("DELETE", "/api/schedules/" + schedule, null, null));
+
+    for (HttpResponse<String> response : refused) {
+      assertUnauthorized(response);
+    }
+    assertThat(Http.json(http.get("/api/sweeps"))).as("no sweep stored").isEmpty();
+    JsonNode schedules = Http.json(http.get("/api/schedules"));
+    assertThat(schedules).as("only the authorised schedule, unchanged and not paused").hasSize(1);
+    assertThat(schedules.get(0).get("cron").asText()).isEqualTo("0 3 * * *");
+    assertThat(schedules.get(0).get("paused").asBoolean()).isFalse();
+  }
+
+  @Test
+  void write_wrongToken_401AndNothingStored() {
+    for (String header : List.of("Bearer " + WRONG, "Bearer " + token + "x", "Bearer " + token.substring(1),
+        "Basic " + token, token, "Bearer ", "Bearer " + ApiTokens.sha256Hex(token))) {
+      assertUnauthorized(http.write("POST", "/api/sweeps", SWEEP, header));
+    }
+    assertThat(Http.json(http.get("/api/sweeps"))).as("no sweep stored").isEmpty();
+  }
+
+  @Test
+  void write_rightToken_201_andReadsNeedNone() {
+    HttpResponse<String> created = http.write("POST", "/api/sweeps", SWEEP, "Bearer " + token);
+
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    HttpResponse<String> listed = http.write("GET", "/api/sweeps", null, null);
+    assertThat(listed.statusCode()).isEqualTo(200);
+    assertThat(Http.json(listed)).hasSize(1);
+    assertThat(http.get("/api/agents").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void tokens_neverInLogAtDebugNorInTokensFile() throws Exception {
+    assertThat(http.write("POST", "/api/sweeps", SWEEP, "Bearer " + token).statusCode()).isEqualTo(201);
+    assertThat(http.write("POST", "/api/sweeps", SWEEP, "Bearer " + WRONG).statusCode()).isEqualTo(401);
+    assertThat(http.write("DELETE", "/api/schedules/x", null, "Bearer " + WRONG).statusCode()).isEqualTo(401);
+
+    String file = Files.readString(tokensFile, StandardCharsets.UTF_8);
+    assertThat(file).contains(ApiTokens.FIRST_NAME + ":" + ApiTokens.sha256Hex(token)).doesNotContain(token);
+    List<String> lines = logs.list.stream().map(e -> e.getFormattedMessage()
+        + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()))).toList();
+    assertThat(lines).as("the capture saw the refusals, so it was listening").anyMatch(l -> l.contains("refused"));
+    assertThat(lines).as("DEBUG events were captured").isNotEmpty()
+        .anyMatch(l -> l.contains("by token '" + ApiTokens.FIRST_NAME + "'"));
+    assertThat(lines).noneMatch(l -> l.contains(token)).noneMatch(l -> l.contains(WRONG));
+  }
+
+  @Test
+  void load_noFileNoFirstTokenFile_printsTokenOnceAndStoresOnlyItsHash() throws Exception {
+    Path file = dir.resolve("other").resolve("tokens");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    ApiTokens made = ApiTokens.load(file, null, new PrintStream(out, true, StandardCharsets.UTF_8));
+    String printed = out.toString(StandardCharsets.UTF_8);
+    String shown = printed.substring(printed.lastIndexOf(' ') + 1).strip();
+    ApiTokens again = ApiTokens.load(file, null, new PrintStream(out, true, StandardCharsets.UTF_8));
+
+    assertThat(shown).hasSize(43); // 32 random bytes, base64url without padding
+    assertThat(made.check("Bearer " + shown)).hasValue(ApiTokens.FIRST_NAME);
+    assertThat(again.check("Bearer " + shown)).as("read back from the file").hasValue(ApiTokens.FIRST_NAME);
+    assertThat(out.toString(StandardCharsets.UTF_8)).as("printed once, not again at the next start").isEqualTo(printed);
+    assertThat(Files.readString(file)).doesNotContain(shown);
+  }
+
+  private void assertUnauthorized(HttpResponse<String> response) {
+    assertThat(response.statusCode()).as(response.request().method() + " " + response.uri()).isEqualTo(401);
+    assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
+    assertThat(Http.json(response).get("field").asText()).isEqualTo("Authorization");
+    assertThat(response.body()).doesNotContain(WRONG).doesNotContain(token);
+  }
+}

@@ -60,6 +60,8 @@ class DashboardBrowserTest {
   private static final int CLUSTER_PORT = 19000 + ThreadLocalRandom.current().nextInt(2000);
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final String PASSWORD = "operator-" + UUID.randomUUID();
+  /** The coordinator's tokens file holds only this token's hash; the dashboard and the test's own posts send it. */
+  private static final String API_TOKEN = "dashboard-" + UUID.randomUUID();
   static final DeviceInfo H200 = new DeviceInfo("host-b/cuda:0", DeviceInfo.CUDA, "NVIDIA H200", "GPU-b0", "9.0",
       132, 60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.9e12, "580.65");
   static final DeviceInfo H100 = new DeviceInfo("host-c/cuda:0", DeviceInfo.CUDA, "NVIDIA H100 80GB HBM3",
@@ -80,6 +82,7 @@ class DashboardBrowserTest {
     registry.add("busload.eventbus.port", () -> 0);
     registry.add("busload.coordinator-url", () -> coordinatorUrl);
     registry.add("busload.users-file", () -> usersFile.toString());
+    registry.add("busload.api-token", () -> API_TOKEN);
   }
 
   private static synchronized void startCoordinator() throws Exception {
@@ -89,6 +92,8 @@ class DashboardBrowserTest {
     usersFile = Files.createTempFile("busload-users-", ".properties");
     Files.writeString(usersFile, "operator={bcrypt}" + new BCryptPasswordEncoder().encode(PASSWORD) + ",OPERATOR\n");
     Path data = Files.createTempDirectory("busload-coordinator-");
+    Files.writeString(data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME),
+        "dashboard:" + io.busload.coordinator.api.ApiTokens.sha256Hex(API_TOKEN) + "\n");
     ClusterSettings cluster = new ClusterSettings(CLUSTER, "127.0.0.1", null, CLUSTER_PORT, 0,
         List.of("127.0.0.1"), ClusterSettings.COORDINATOR);
     coordinator = Coordinator.start(new CoordinatorSettings(data, "127.0.0.1", 0, cluster))
@@ -193,7 +198,8 @@ class DashboardBrowserTest {
 
   private String post(String path, String json) throws Exception {
     HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(coordinatorUrl + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + API_TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     return response.body();

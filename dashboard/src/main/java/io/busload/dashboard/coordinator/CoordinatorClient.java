@@ -12,10 +12,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 
@@ -32,11 +36,53 @@ public class CoordinatorClient {
 
   private final URI base;
   private final HttpClient http;
+  private final String token;
+  private final Path tokenFile;
 
+  /** Without an API token: reads only (the coordinator refuses writes with 401). */
+  public CoordinatorClient(String baseUrl) {
+    this(baseUrl, "", "");
+  }
+
+  /**
+   * Writes carry {@code token} ({@code BUSLOAD_API_TOKEN}) or, when that is empty, the token in {@code tokenFile}
+   * ({@code BUSLOAD_API_TOKEN_FILE}, what the units use: an environment is shown by {@code systemctl show}).
+   * The file is read at each write, so it may appear after the dashboard starts (./busload up hands the
+   * coordinator's first token over) and a new token needs no restart.
+   */
+  @Autowired
   public CoordinatorClient(
-      @Value("${busload.coordinator-url:${BUSLOAD_COORDINATOR_URL:http://127.0.0.1:8081}}") String baseUrl) {
+      @Value("${busload.coordinator-url:${BUSLOAD_COORDINATOR_URL:http://127.0.0.1:8081}}") String baseUrl,
+      @Value("${busload.api-token:${BUSLOAD_API_TOKEN:}}") String token,
+      @Value("${busload.api-token-file:${BUSLOAD_API_TOKEN_FILE:}}") String tokenFile) {
     this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
     this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    this.token = token == null ? "" : token.strip();
+    this.tokenFile = tokenFile == null || tokenFile.isBlank() ? null : Path.of(tokenFile.strip());
+  }
+
+  /** The bearer token for writes, or empty when none is configured or its file is not there (yet). */
+  private Optional<String> token() {
+    if (!token.isEmpty()) {
+      return Optional.of(token);
+    }
+    if (tokenFile == null) {
+      return Optional.empty();
+    }
+    try {
+      String read = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+      return read.isEmpty() ? Optional.empty() : Optional.of(read);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      // The path and the reason only: never the content.
+      throw new CoordinatorException("the API token file " + tokenFile + " cannot be read (" + describe(e) + ")", e);
+    }
+  }
+
+  private HttpRequest.Builder authorized(HttpRequest.Builder request) {
+    token().ifPresent(t -> request.header("Authorization", "Bearer " + t));
+    return request;
   }
 
   public URI base() {
@@ -161,8 +207,8 @@ public class CoordinatorClient {
   }
 
   public void deleteSchedule(String id) {
-    HttpRequest request = HttpRequest.newBuilder(base.resolve("api/schedules/" + encode(id))).timeout(TIMEOUT)
-        .DELETE().build();
+    HttpRequest request = authorized(HttpRequest.newBuilder(base.resolve("api/schedules/" + encode(id)))
+        .timeout(TIMEOUT).DELETE()).build();
     HttpResponse<byte[]> response = send(request);
     if (response.statusCode() / 100 != 2) {
       throw new CoordinatorException(refusal(request, response));
@@ -179,12 +225,12 @@ public class CoordinatorClient {
   }
 
   private HttpRequest withBody(String method, String path, Object body) {
-    return HttpRequest.newBuilder(base.resolve(path))
+    return authorized(HttpRequest.newBuilder(base.resolve(path))
         .timeout(TIMEOUT)
         .header("Content-Type", "application/json")
         .header("Accept", "application/json")
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(JsonCodec.toJson(body)))
+            : HttpRequest.BodyPublishers.ofByteArray(JsonCodec.toJson(body))))
         .build();
   }
 

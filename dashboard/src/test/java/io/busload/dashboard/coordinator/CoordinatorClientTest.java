@@ -11,12 +11,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Against a real HTTP server on loopback answering as docs/contract.md says the coordinator does. */
 class CoordinatorClientTest {
@@ -103,6 +106,34 @@ class CoordinatorClientTest {
     assertThatThrownBy(() -> client.startSweep("stride"))
         .isInstanceOf(CoordinatorException.class)
         .hasMessage("POST /api/sweeps was refused (400): no online device");
+  }
+
+  @Test
+  void writes_tokenFileAppearingAfterStart_sendBearerToken_readsSendNone(@TempDir Path dir) throws IOException {
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    server.createContext("/api/", exchange -> {
+      seen.add(exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("Authorization"));
+      byte[] body = exchange.getRequestMethod().equals("GET") ? "[]".getBytes(StandardCharsets.UTF_8)
+          : "{\"sweepId\":\"s1\",\"runs\":[]}".getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(exchange.getRequestMethod().equals("DELETE") ? 204 : 200,
+          exchange.getRequestMethod().equals("DELETE") ? -1 : body.length);
+      if (!exchange.getRequestMethod().equals("DELETE")) {
+        exchange.getResponseBody().write(body);
+      }
+      exchange.close();
+    });
+    Path tokenFile = dir.resolve("api-token");
+    CoordinatorClient withToken = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort(), "",
+        tokenFile.toString());
+
+    withToken.startSweep("stride");
+    Files.writeString(tokenFile, "tok-123\n");
+    withToken.startSweep("stride");
+    withToken.deleteSchedule("x");
+    withToken.agents();
+
+    assertThat(seen).containsExactly("POST null", "POST Bearer tok-123", "DELETE Bearer tok-123", "GET null");
   }
 
   @Test

@@ -39,7 +39,7 @@ record FaultRest(String base, List<String> prefix, HttpClient http) {
   private String call(String method, String path, String json) throws IOException, InterruptedException {
     if (prefix.isEmpty()) {
       HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
-          .header("Accept", "application/json");
+          .header("Accept", "application/json").header("Authorization", "Bearer " + LocalFleet.TOKEN);
       request = json == null ? request.GET() : request.header("Content-Type", "application/json")
           .method(method, HttpRequest.BodyPublishers.ofString(json));
       HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -49,7 +49,8 @@ record FaultRest(String base, List<String> prefix, HttpClient http) {
       return response.body();
     }
     List<String> command = new ArrayList<>(prefix);
-    command.addAll(List.of("curl", "-sS", "-f", "-m", "20", "-H", "Accept: application/json", "-X", method));
+    command.addAll(List.of("curl", "-sS", "-f", "-m", "20", "-H", "Accept: application/json", "-H",
+        "Authorization: Bearer " + LocalFleet.TOKEN, "-X", method));
     if (json != null) {
       command.addAll(List.of("-H", "Content-Type: application/json", "--data-binary", json));
     }

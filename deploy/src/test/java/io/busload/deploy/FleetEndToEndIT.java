@@ -156,6 +156,24 @@ class FleetEndToEndIT {
     assertThat(response.body()).contains("nope");
   }
 
+  /** Issue 6: the bundle's coordinator refuses a write without the fleet's token and keeps tokens out of its log. */
+  @Test
+  void sweep_withoutOrWithWrongToken_is401NamingAuthorizationAndNotLogged() throws Exception {
+    awaitHttp(fleet.coordinatorUrl() + "/api/agents", "coordinator");
+    int before = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps", "application/json")).size();
+    String wrong = "Bearer wrong-" + LocalFleet.TOKEN.substring(4);
+    for (String authorization : java.util.Arrays.asList(null, wrong)) {
+      HttpResponse<String> response = fleet.post(fleet.coordinatorUrl() + "/api/sweeps", "{\"suite\":\"stride\"}",
+          authorization);
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
+      assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+      assertThat(json(response).path("field").asText()).isEqualTo("Authorization");
+    }
+    assertThat(json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps", "application/json"))).hasSize(before);
+    assertThat(fleet.log("coordinator")).contains("refused").doesNotContain(LocalFleet.TOKEN)
+        .doesNotContain(wrong.substring("Bearer ".length()));
+  }
+
   private static String awaitOnlineCpuDevice() throws Exception {
     return await("agent " + fleet.agentId + " online with a CPU device", 150, () -> {
       if (!fleet.alive("coordinator") || !fleet.alive("agent")) {

@@ -33,10 +33,29 @@ final class LocalFleet implements AutoCloseable {
   final String agentId = "e2e-agent-" + UUID.randomUUID().toString().substring(0, 8);
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, Process> processes = new HashMap<>();
+  /**
+   * The REST token of this fleet's writes. Every coordinator reads the hash from {@code api-tokens}
+   * ({@code BUSLOAD_API_TOKENS_FILE}); the dashboard reads the token from {@code api-token}
+   * ({@code BUSLOAD_API_TOKEN_FILE}), as the units hand them over.
+   */
+  static final String TOKEN = "e2e-" + UUID.randomUUID() + UUID.randomUUID();
+  final Path tokensFile;
+  final Path tokenFile;
 
   LocalFleet(Path work) throws IOException {
     logs = Files.createDirectories(work.resolve("logs"));
     data = Files.createDirectories(work.resolve("data"));
+    tokensFile = Files.writeString(work.resolve("api-tokens"), "e2e:" + sha256Hex(TOKEN) + "\n");
+    tokenFile = Files.writeString(work.resolve("api-token"), TOKEN + "\n");
+  }
+
+  static String sha256Hex(String token) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   String coordinatorUrl() {
@@ -120,7 +139,16 @@ final class LocalFleet implements AutoCloseable {
   }
 
   HttpResponse<String> post(String url, String json) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+    return post(url, json, "Bearer " + TOKEN);
+  }
+
+  /** With {@code authorization} as the header's value, or none when null. */
+  HttpResponse<String> post(String url, String json, String authorization) throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return http.send(request
         .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(json)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
@@ -154,6 +182,8 @@ final class LocalFleet implements AutoCloseable {
     env.put("BUSLOAD_CLUSTER_PORT", String.valueOf(clusterPort));
     env.put("BUSLOAD_CLUSTER_MEMBERS", "127.0.0.1");
     env.put("BUSLOAD_EVENTBUS_PORT", "0");
+    env.put("BUSLOAD_API_TOKENS_FILE", tokensFile.toString());
+    env.put("BUSLOAD_API_TOKEN_FILE", tokenFile.toString());
     env.putAll(extraEnv);
     processes.put(name, builder.start());
   }

@@ -17,7 +17,6 @@ import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +52,7 @@ public final class Intake {
   /** Registers every consumer; completes once they are known to the whole cluster. */
   public Future<List<MessageConsumer<?>>> register() {
     EventBus bus = vertx.eventBus();
+    ReceivedResult.install(bus);
     List<MessageConsumer<?>> consumers = List.of(
         bus.consumer(Addresses.AGENT_HELLO, guarded(Addresses.AGENT_HELLO, AgentHello.class, AgentHello::agentId,
             MessageCheck::hello, this::onHello)),
@@ -72,7 +72,7 @@ public final class Intake {
    * waits for a reply) and counted, and nothing a handler throws escapes to the event loop.
    */
   private <T extends Protocol.Message> Handler<Message<Object>> guarded(String address, Class<T> type,
-      Function<T, String> id, Function<T, String> check, Consumer<Message<T>> handler) {
+      Function<T, String> id, Function<T, String> check, Checked<T> handler) {
     return message -> {
       Object body;
       try {
@@ -81,6 +81,11 @@ public final class Intake {
         refuse(message, address, Refusals.Reason.MALFORMED, null, "malformed " + type.getSimpleName() + ": "
             + firstLine(e.getMessage()));
         return;
+      }
+      byte[] json = null;
+      if (body instanceof ReceivedResult received) {
+        body = received.result();
+        json = received.json();
       }
       if (!type.isInstance(body)) {
         refuse(message, address, Refusals.Reason.WRONG_TYPE, null, "expected a " + type.getSimpleName()
@@ -107,9 +112,7 @@ public final class Intake {
         return;
       }
       try {
-        @SuppressWarnings("unchecked")
-        Message<T> checked = (Message<T>) (Message<?>) message;
-        handler.accept(checked);
+        handler.accept(message, typed, json);
       } catch (RuntimeException e) {
         LOG.error("{} {} could not be handled", address, messageId, e);
         refuse(message, address, Refusals.Reason.FAILED, messageId, "coordinator could not handle it");
@@ -132,8 +135,7 @@ public final class Intake {
     return line.length() > 200 ? line.substring(0, 200) + "..." : line;
   }
 
-  private void onHello(Message<AgentHello> message) {
-    AgentHello hello = message.body();
+  private void onHello(Message<?> message, AgentHello hello, byte[] json) {
     blocking(() -> {
       store.saveAgent(hello, clock.instant());
       return null;
@@ -154,8 +156,7 @@ public final class Intake {
     });
   }
 
-  private void onHeartbeat(Message<Heartbeat> message) {
-    Heartbeat heartbeat = message.body();
+  private void onHeartbeat(Message<?> message, Heartbeat heartbeat, byte[] json) {
     boolean wasOnline = fleet.online(heartbeat.agentId(), clock.instant());
     if (!fleet.heartbeat(heartbeat, clock.instant())) {
       LOG.debug("heartbeat of unknown agent {} ignored until it says hello", heartbeat.agentId());
@@ -168,8 +169,7 @@ public final class Intake {
     }
   }
 
-  private void onStatus(Message<RunStatus> message) {
-    RunStatus status = message.body();
+  private void onStatus(Message<?> message, RunStatus status, byte[] json) {
     blocking(() -> store.recordStatus(status, clock.instant())).onComplete(recorded -> {
       if (recorded.failed()) {
         LOG.error("cannot record status of run {}", status.runId(), recorded.cause());
@@ -187,9 +187,18 @@ public final class Intake {
     });
   }
 
-  /** Checked by {@link #guarded}: id, device, kernel and measuredAt present, every field storable. */
-  private void onResult(Message<KernelResult> message) {
-    results.add(message);
+  /**
+   * Checked by {@link #guarded}: id, device, kernel and measuredAt present, every field storable. {@code json} is
+   * what the agent sent when it can be stored as it is ({@link ReceivedResult}), else null.
+   */
+  private void onResult(Message<?> message, KernelResult result, byte[] json) {
+    results.add(message, result, json);
+  }
+
+  /** A message that passed {@link #guarded}, its record, and the JSON it came as (results only, else null). */
+  @FunctionalInterface
+  private interface Checked<T> {
+    void accept(Message<?> message, T body, byte[] json);
   }
 
   private <T> Future<T> blocking(Callable<T> work) {

@@ -6,6 +6,7 @@ import io.busload.protocol.Heartbeat;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunStatus;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -104,7 +105,8 @@ final class MessageCheck {
         r.bandwidth() == null ? null : finite("bandwidth", r.bandwidth()),
         r.launchesPerSample() < 0 || r.warmupLaunches() < 0 ? "launchesPerSample: must not be negative" : null,
         r.bytes() < 0 || r.bytesRead() < 0 || r.bytesWritten() < 0 ? "bytes: must not be negative" : null,
-        r.counters() == null ? null : io.busload.coordinator.store.ResultCounters.problem(r.counters()));
+        r.counters() == null ? null : io.busload.coordinator.store.ResultCounters.problem(r.counters()),
+        r.counters() == null ? null : counterText(r.counters()));
     if (problem != null) {
       return problem;
     }
@@ -173,6 +175,40 @@ final class MessageCheck {
     }
     if (value.indexOf('\u0000') >= 0) {
       return field + ": must not contain NUL characters";
+    }
+    return unpairedSurrogate(value) ? field + ": must be Unicode text (an unpaired surrogate)" : null;
+  }
+
+  /**
+   * Whether the text holds half of a UTF-16 surrogate pair. JSON can carry one ({@code "\ud800"}), Java reads it,
+   * but it is no character: encoded as UTF-8 PostgreSQL refuses the text, and left escaped in the stored JSON (the
+   * coordinator keeps what the agent sent) PostgreSQL's jsonb refuses the whole result when a query reads it.
+   */
+  static boolean unpairedSurrogate(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+          i++;
+        } else {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The counters' text, which {@code ResultCounters} bounds and clears of NUL, must be Unicode text as well. */
+  private static String counterText(io.busload.protocol.Counters counters) {
+    List<String> texts = new java.util.ArrayList<>(counters.flags());
+    texts.addAll(counters.kernels());
+    if (counters.method() != null) {
+      texts.add(counters.method());
+    }
+    for (String text : texts) {
+      if (text != null && unpairedSurrogate(text)) {
+        return "counters: must be Unicode text (an unpaired surrogate)";
+      }
     }
     return null;
   }

@@ -35,7 +35,7 @@ public final class ResultBatcher {
   private final Store store;
   private final Clock clock;
   private final Consumer<List<KernelResult>> onStored;
-  private List<Message<KernelResult>> pending = new ArrayList<>();
+  private List<Entry> pending = new ArrayList<>();
   private long timer = -1;
   private int inFlight;
 
@@ -50,14 +50,17 @@ public final class ResultBatcher {
   /** What a batch did: ids stored for the first time, and results that could not be stored, with why. */
   record Outcome(Set<UUID> fresh, Map<UUID, String> failed) {}
 
+  /** A result waiting for its batch: the message to ack, the checked record and the JSON it came as (or null). */
+  private record Entry(Message<?> message, KernelResult result, byte[] json) {}
+
   /**
    * One transaction for the batch; if it fails, each result alone (issue 6): a result the checks let through
    * but the database refuses fails only itself, and the good ones beside it are acked. When the database
    * itself is down every single insert fails too, and every sender retries.
    */
-  private Outcome store(List<KernelResult> results) {
+  private Outcome store(List<Store.Incoming> results) {
     try {
-      return new Outcome(store.upsertResults(results, clock.instant()), Map.of());
+      return new Outcome(store.upsertIncoming(results, clock.instant()), Map.of());
     } catch (RuntimeException batchFailure) {
       if (results.size() == 1) {
         throw batchFailure;
@@ -66,20 +69,24 @@ public final class ResultBatcher {
           batchFailure.getMessage());
       Set<UUID> fresh = new java.util.HashSet<>();
       Map<UUID, String> failed = new java.util.HashMap<>();
-      for (KernelResult r : results) {
+      for (Store.Incoming r : results) {
         try {
-          fresh.addAll(store.upsertResults(List.of(r), clock.instant()));
+          fresh.addAll(store.upsertIncoming(List.of(r), clock.instant()));
         } catch (RuntimeException e) {
-          LOG.error("cannot store result {}", r.id(), e);
-          failed.put(r.id(), String.valueOf(e.getMessage()));
+          LOG.error("cannot store result {}", r.result().id(), e);
+          failed.put(r.result().id(), String.valueOf(e.getMessage()));
         }
       }
       return new Outcome(fresh, failed);
     }
   }
 
-  public void add(Message<KernelResult> message) {
-    pending.add(message);
+  /**
+   * Queues a checked result for the next batch; {@code message} gets its ack after the commit. {@code json} is the
+   * JSON to store for it, or null to have the store encode the record.
+   */
+  public void add(Message<?> message, KernelResult result, byte[] json) {
+    pending.add(new Entry(message, result, json));
     if (pending.size() >= MAX_BATCH) {
       flush();
     } else if (timer < 0) {
@@ -98,32 +105,36 @@ public final class ResultBatcher {
       vertx.cancelTimer(timer);
       timer = -1;
     }
-    List<Message<KernelResult>> batch = pending.size() <= MAX_BATCH ? pending
+    List<Entry> batch = pending.size() <= MAX_BATCH ? pending
         : new ArrayList<>(pending.subList(0, MAX_BATCH));
     pending = pending.size() <= MAX_BATCH ? new ArrayList<>() : new ArrayList<>(pending.subList(MAX_BATCH, pending.size()));
     inFlight++;
-    List<KernelResult> results = batch.stream().map(Message::body).toList();
+    List<Store.Incoming> results = new ArrayList<>(batch.size());
+    for (Entry e : batch) {
+      results.add(new Store.Incoming(e.result(), e.json()));
+    }
     Future<Outcome> stored = vertx.executeBlocking(() -> store(results), false);
     stored.onComplete(done -> {
       inFlight--;
       if (done.failed()) {
         LOG.error("cannot store {} result(s)", batch.size(), done.cause());
-        for (Message<KernelResult> m : batch) {
-          m.fail(Intake.STORE_FAILED, "coordinator store failed: " + done.cause().getMessage());
+        for (Entry e : batch) {
+          e.message().fail(Intake.STORE_FAILED, "coordinator store failed: " + done.cause().getMessage());
         }
       } else {
         Set<UUID> fresh = done.result().fresh();
         Map<UUID, String> failed = done.result().failed();
         List<KernelResult> newOnes = new ArrayList<>(fresh.size());
-        for (Message<KernelResult> m : batch) {
-          String failure = failed.get(m.body().id());
+        for (Entry e : batch) {
+          String failure = failed.isEmpty() ? null : failed.get(e.result().id());
           if (failure == null) {
-            m.reply(Ack.ok(m.body().id().toString()));
+            e.message().reply(Ack.ok(e.result().id().toString()));
           } else {
-            m.fail(Intake.STORE_FAILED, "coordinator store failed: " + failure);
+            e.message().fail(Intake.STORE_FAILED, "coordinator store failed: " + failure);
           }
         }
-        for (KernelResult r : results) {
+        for (Entry e : batch) {
+          KernelResult r = e.result();
           // A redelivered result was published when it was first stored; dashboards would count it twice.
           if (fresh.remove(r.id())) {
             newOnes.add(r);

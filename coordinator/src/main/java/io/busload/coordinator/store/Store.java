@@ -27,9 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -484,45 +484,155 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Stores a batch of results in one transaction and one statement (arrays unnested server-side), returning
-   * the ids that were new. Duplicates, in the batch or already stored, are skipped: storing is an upsert by
-   * the agent's id (ARCHITECTURE.md), so every result of the batch may be acked once this returns.
+   * Stores a batch of results in one transaction and one statement, returning the ids that were new. Duplicates,
+   * in the batch or already stored, are skipped: storing is an upsert by the agent's id (ARCHITECTURE.md), so every
+   * result of the batch may be acked once this returns. Each result's JSON is encoded here.
    */
   public Set<UUID> upsertResults(List<KernelResult> results, Instant now) {
-    int n = results.size();
-    UUID[] ids = new UUID[n];
-    String[] sweepIds = new String[n];
-    String[] runIds = new String[n];
-    String[] agentIds = new String[n];
-    String[] deviceIds = new String[n];
-    String[] fingerprints = new String[n];
-    String[] suites = new String[n];
-    String[] kernels = new String[n];
-    String[] params = new String[n];
-    Boolean[] valid = new Boolean[n];
-    Double[] medians = new Double[n];
-    Double[] mins = new Double[n];
-    Double[] maxs = new Double[n];
-    Double[] spreads = new Double[n];
-    Integer[] launches = new Integer[n];
-    Long[] bytes = new Long[n];
-    Double[] bandwidths = new Double[n];
-    String[] measuredAt = new String[n];
-    String[] models = new String[n];
-    Double[] peaks = new Double[n];
-    String[] drivers = new String[n];
-    String[] agentVersions = new String[n];
-    String[] fatbins = new String[n];
-    String[] samples = new String[n];
-    String[] json = new String[n];
-    for (int i = 0; i < n; i++) {
-      KernelResult r = results.get(i);
+    List<Incoming> incoming = new ArrayList<>(results.size());
+    for (KernelResult r : results) {
+      incoming.add(new Incoming(r, null));
+    }
+    return upsertIncoming(incoming, now);
+  }
+
+  /**
+   * A result to store and the UTF-8 JSON to keep as its {@code result_json}: what the agent sent, when the intake
+   * found it storable as it is, or null to encode the record here.
+   */
+  public record Incoming(KernelResult result, byte[] json) {}
+
+  private static final String INSERT_RESULTS = "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
+      + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
+      + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
+      + " agent_version, fatbin_hash, samples, result_json)"
+      + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
+      + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
+      + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, ?, t.model, t.theoretical_peak,"
+      + " t.driver_version, t.agent_version, t.fatbin_hash, (?::float8[])[t.first_sample:t.last_sample],"
+      + " convert_from(t.result_json, 'UTF8')"
+      + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+      + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
+      + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
+      + " ?::bytea[])"
+      + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
+      + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
+      + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
+      + " last_sample, result_json)"
+      + " ON CONFLICT (id) DO NOTHING RETURNING id";
+
+  /**
+   * {@link #upsertResults} for results that may carry their JSON already. Issue 4 (20,000 results/s): numbers go
+   * as primitive arrays, which PgJDBC sends in binary, so neither side formats or parses them as text; every
+   * result's samples go in one array, sliced per row by the server; the JSON goes as bytes, not re-encoded.
+   */
+  public Set<UUID> upsertIncoming(List<Incoming> results, Instant now) {
+    ResultColumns columns = new ResultColumns(results);
+    return inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(INSERT_RESULTS)) {
+        s.setObject(1, timestamp(now));
+        columns.bind(c, s, 2);
+        Set<UUID> inserted = new HashSet<>();
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            inserted.add(rs.getObject(1, UUID.class));
+          }
+        }
+        ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
+        return inserted;
+      }
+    });
+  }
+
+  /**
+   * One array per column of {@link #INSERT_RESULTS}, filled row by row. Kept apart from the statement so that each
+   * method stays small: one long method doing both was compiled by C2 over and over (13 times, 5 s of compiler time
+   * in a 10 s ingest on two cores).
+   */
+  private static final class ResultColumns {
+    final List<KernelResult> records;
+    final UUID[] ids;
+    final String[] sweepIds;
+    final String[] runIds;
+    final String[] agentIds;
+    final String[] deviceIds;
+    final String[] fingerprints;
+    final String[] suites;
+    final String[] kernels;
+    final String[] params;
+    final boolean[] valid;
+    final double[] medians;
+    final double[] mins;
+    final double[] maxs;
+    final double[] spreads;
+    final int[] launches;
+    final long[] bytes;
+    /** NaN stands for "no bandwidth": the intake lets only finite bandwidths through. */
+    final double[] bandwidths;
+    final String[] measuredAt;
+    final String[] models;
+    final double[] peaks;
+    final String[] drivers;
+    final String[] agentVersions;
+    final String[] fatbins;
+    final int[] firstSample;
+    final int[] lastSample;
+    final double[] samples;
+    final byte[][] json;
+    /** A SHA-256 per result was a tenth of the insert's time; a batch holds few devices. */
+    private final Map<DeviceInfo, String> fingerprintOf = new HashMap<>();
+    private int row;
+    private int sample;
+
+    ResultColumns(List<Incoming> results) {
+      int n = results.size();
+      records = new ArrayList<>(n);
+      ids = new UUID[n];
+      sweepIds = new String[n];
+      runIds = new String[n];
+      agentIds = new String[n];
+      deviceIds = new String[n];
+      fingerprints = new String[n];
+      suites = new String[n];
+      kernels = new String[n];
+      params = new String[n];
+      valid = new boolean[n];
+      medians = new double[n];
+      mins = new double[n];
+      maxs = new double[n];
+      spreads = new double[n];
+      launches = new int[n];
+      bytes = new long[n];
+      bandwidths = new double[n];
+      measuredAt = new String[n];
+      models = new String[n];
+      peaks = new double[n];
+      drivers = new String[n];
+      agentVersions = new String[n];
+      fatbins = new String[n];
+      firstSample = new int[n];
+      lastSample = new int[n];
+      json = new byte[n][];
+      int sampleCount = 0;
+      for (Incoming incoming : results) {
+        sampleCount += incoming.result().samples().size();
+      }
+      samples = new double[sampleCount];
+      for (Incoming incoming : results) {
+        add(incoming.result(), incoming.json());
+      }
+    }
+
+    private void add(KernelResult r, byte[] given) {
+      int i = row++;
+      DeviceInfo device = r.device();
+      records.add(r);
       ids[i] = r.id();
       sweepIds[i] = r.sweepId();
       runIds[i] = r.runId();
       agentIds[i] = r.agentId();
-      deviceIds[i] = r.device().id();
-      fingerprints[i] = r.device().fingerprint();
+      deviceIds[i] = device.id();
+      fingerprints[i] = fingerprintOf.computeIfAbsent(device, DeviceInfo::fingerprint);
       suites[i] = r.suite();
       kernels[i] = r.kernel();
       params[i] = Params.text(r.params());
@@ -533,70 +643,50 @@ public final class Store implements AutoCloseable {
       spreads[i] = r.relativeSpread();
       launches[i] = r.launchesPerSample();
       bytes[i] = r.bytes();
-      bandwidths[i] = r.bandwidth();
+      bandwidths[i] = r.bandwidth() == null ? Double.NaN : r.bandwidth();
       measuredAt[i] = r.measuredAt().toString();
-      models[i] = r.device().name() == null ? r.device().id() : r.device().name();
-      peaks[i] = r.device().theoreticalPeakBytesPerSecond();
-      drivers[i] = r.device().driverVersion();
+      models[i] = device.name() == null ? device.id() : device.name();
+      peaks[i] = device.theoreticalPeakBytesPerSecond();
+      drivers[i] = device.driverVersion();
       agentVersions[i] = r.agentVersion();
       fatbins[i] = r.fatbinHash();
-      samples[i] = r.samples().stream().map(d -> Double.toString(d)).collect(Collectors.joining(",", "{", "}"));
-      json[i] = new String(JsonCodec.toJson(r), StandardCharsets.UTF_8);
-    }
-    return inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(
-          "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
-              + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-              + " measured_at, stored_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, samples,"
-              + " result_json)"
-              + " SELECT id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
-              + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-              + " measured_at::timestamptz, ?, model, theoretical_peak, driver_version, agent_version, fatbin_hash,"
-              + " samples::float8[], result_json"
-              + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
-              + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
-              + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])"
-              + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
-              + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-              + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, samples, result_json)"
-              + " ON CONFLICT (id) DO NOTHING RETURNING id")) {
-        int p = 1;
-        s.setObject(p++, timestamp(now));
-        s.setArray(p++, c.createArrayOf("uuid", ids));
-        s.setArray(p++, c.createArrayOf("text", sweepIds));
-        s.setArray(p++, c.createArrayOf("text", runIds));
-        s.setArray(p++, c.createArrayOf("text", agentIds));
-        s.setArray(p++, c.createArrayOf("text", deviceIds));
-        s.setArray(p++, c.createArrayOf("text", fingerprints));
-        s.setArray(p++, c.createArrayOf("text", suites));
-        s.setArray(p++, c.createArrayOf("text", kernels));
-        s.setArray(p++, c.createArrayOf("text", params));
-        s.setArray(p++, c.createArrayOf("bool", valid));
-        s.setArray(p++, c.createArrayOf("float8", medians));
-        s.setArray(p++, c.createArrayOf("float8", mins));
-        s.setArray(p++, c.createArrayOf("float8", maxs));
-        s.setArray(p++, c.createArrayOf("float8", spreads));
-        s.setArray(p++, c.createArrayOf("int4", launches));
-        s.setArray(p++, c.createArrayOf("int8", bytes));
-        s.setArray(p++, c.createArrayOf("float8", bandwidths));
-        s.setArray(p++, c.createArrayOf("text", measuredAt));
-        s.setArray(p++, c.createArrayOf("text", models));
-        s.setArray(p++, c.createArrayOf("float8", peaks));
-        s.setArray(p++, c.createArrayOf("text", drivers));
-        s.setArray(p++, c.createArrayOf("text", agentVersions));
-        s.setArray(p++, c.createArrayOf("text", fatbins));
-        s.setArray(p++, c.createArrayOf("text", samples));
-        s.setArray(p, c.createArrayOf("text", json));
-        Set<UUID> inserted = new HashSet<>();
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            inserted.add(rs.getObject(1, UUID.class));
-          }
-        }
-        ResultCounters.insert(c, results, inserted); // profiled results only; same transaction (issue 5)
-        return inserted;
+      firstSample[i] = sample + 1; // PostgreSQL arrays count from 1; an empty slice [k+1:k] is '{}'
+      for (double d : r.samples()) {
+        samples[sample++] = d;
       }
-    });
+      lastSample[i] = sample;
+      json[i] = given != null ? given : JsonCodec.toJson(r);
+    }
+
+    /** Binds the samples and then every column, from parameter {@code first} on, in {@link #INSERT_RESULTS}' order. */
+    void bind(Connection c, PreparedStatement s, int first) throws SQLException {
+      int p = first;
+      s.setObject(p++, samples);
+      s.setArray(p++, c.createArrayOf("uuid", ids));
+      p = texts(c, s, p, sweepIds, runIds, agentIds, deviceIds, fingerprints, suites, kernels, params);
+      s.setObject(p++, valid);
+      s.setObject(p++, medians);
+      s.setObject(p++, mins);
+      s.setObject(p++, maxs);
+      s.setObject(p++, spreads);
+      s.setObject(p++, launches);
+      s.setObject(p++, bytes);
+      s.setObject(p++, bandwidths);
+      p = texts(c, s, p, measuredAt, models);
+      s.setObject(p++, peaks);
+      p = texts(c, s, p, drivers, agentVersions, fatbins);
+      s.setObject(p++, firstSample);
+      s.setObject(p++, lastSample);
+      s.setObject(p, json);
+    }
+
+    private static int texts(Connection c, PreparedStatement s, int first, String[]... columns) throws SQLException {
+      int p = first;
+      for (String[] column : columns) {
+        s.setArray(p++, c.createArrayOf("text", column));
+      }
+      return p;
+    }
   }
 
   /** The samples of one stored result, in measuring order. */

@@ -206,6 +206,60 @@ class StoreTest {
     assertThat(store.resultCount()).isEqualTo(3);
   }
 
+  @Test
+  void upsertIncoming_givenJsonAndUnevenSamples_eachRowGetsItsOwnSamplesColumnsAndJson() throws Exception {
+    KernelResult none = withSamples(Fixtures.result("s1", "r1", "a1", GPU, 1, true, Instant.now()), List.of());
+    KernelResult five = withSamples(Fixtures.result("s1", "r1", "a1", GPU, 2, true, Instant.now()),
+        List.of(1.0e-4, 2.0e-4, 3.0e-4, 4.0e-4, 0.1 + 0.2));
+    KernelResult invalid = Fixtures.result("s1", "r1", "a1", GPU, 4, false, Instant.now());
+    // As an agent might have sent it (indented, here): kept byte for byte.
+    String given = JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(five);
+    var inserted = store.upsertIncoming(List.of(new Store.Incoming(none, null),
+        new Store.Incoming(five, given.getBytes(StandardCharsets.UTF_8)), new Store.Incoming(invalid, null)),
+        Instant.now());
+
+    assertThat(inserted).containsExactlyInAnyOrder(none.id(), five.id(), invalid.id());
+    assertThat(store.samples(none.id())).isEmpty();
+    assertThat(store.samples(five.id())).isEqualTo(five.samples());
+    assertThat(store.samples(invalid.id())).isEqualTo(invalid.samples());
+    assertThat(text("SELECT result_json FROM results WHERE id = '" + five.id() + "'")).isEqualTo(given);
+    assertThat(text("SELECT result_json FROM results WHERE id = '" + none.id() + "'"))
+        .isEqualTo(new String(JsonCodec.toJson(none), StandardCharsets.UTF_8));
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        ResultSet rs = c.createStatement().executeQuery("SELECT bandwidth, valid, median_seconds, max_seconds,"
+            + " launches_per_sample, bytes, params, fingerprint, model, measured_at FROM results WHERE id = '"
+            + five.id() + "'")) {
+      rs.next();
+      assertThat(rs.getDouble(1)).isEqualTo(five.bandwidth());
+      assertThat(rs.getBoolean(2)).isTrue();
+      assertThat(rs.getDouble(3)).isEqualTo(five.medianSeconds());
+      assertThat(rs.getDouble(4)).isEqualTo(five.maxSeconds());
+      assertThat(rs.getInt(5)).isEqualTo(five.launchesPerSample());
+      assertThat(rs.getLong(6)).isEqualTo(five.bytes());
+      assertThat(rs.getString(7)).isEqualTo(Params.text(five.params()));
+      assertThat(rs.getString(8)).isEqualTo(GPU.fingerprint());
+      assertThat(rs.getString(9)).isEqualTo(GPU.name());
+      assertThat(rs.getObject(10, java.time.OffsetDateTime.class).toInstant()).isEqualTo(five.measuredAt());
+    }
+    assertThat(text("SELECT coalesce(bandwidth::text, 'null') FROM results WHERE id = '" + invalid.id() + "'"))
+        .isEqualTo("null");
+  }
+
+  private static KernelResult withSamples(KernelResult r, List<Double> samples) {
+    return new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(),
+        r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(),
+        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), samples, r.launchesPerSample(), r.warmupLaunches(),
+        r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
+  }
+
+  private String text(String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        ResultSet rs = c.createStatement().executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   private long count(String sql) throws Exception {
     try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
         ResultSet rs = c.createStatement().executeQuery(sql)) {

@@ -1,0 +1,167 @@
+package io.busload.coordinator.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.busload.coordinator.AgentDouble;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.CoordinatorSettings;
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.Http;
+import io.busload.coordinator.TestDatabase;
+import io.busload.coordinator.store.DatabaseSettings;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.cluster.Cluster;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.MessageCodec;
+import java.io.ByteArrayOutputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 4, through a real cluster: the coordinator stores a result's JSON as the agent sent it when it can, and its
+ * own encoding of the record when the bytes hold more than the record (a newer agent's fields) or are not valid
+ * UTF-8; either way the result is acked, and the REST API serves JSON.
+ */
+class IntakeJsonTest {
+  private static final DeviceInfo GPU = Fixtures.gpu("json-host", 0);
+  private static final String CODEC = "busload.KernelResult";
+
+  @TempDir Path dir;
+  private final DatabaseSettings database = TestDatabase.fresh();
+  private Coordinator coordinator;
+  private Vertx agentVertx;
+  private AgentDouble agent;
+
+  @BeforeEach
+  void start() throws Exception {
+    String name = "busload-json-" + UUID.randomUUID();
+    int clusterPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      clusterPort = socket.getLocalPort();
+    }
+    List<String> members = List.of("127.0.0.1");
+    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
+        new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR), database))
+        .await(60, TimeUnit.SECONDS);
+    agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
+        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+    // This member writes result frames byte for byte, under the protocol codec's name.
+    agentVertx.eventBus().unregisterDefaultCodec(KernelResult.class);
+    agentVertx.eventBus().registerCodec(new Frames());
+    agent = new AgentDouble(agentVertx, Fixtures.hello("json-agent", GPU));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    if (agentVertx != null) {
+      agentVertx.close().await(30, TimeUnit.SECONDS);
+    }
+    if (coordinator != null) {
+      coordinator.stop().await(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void results_asSentOrWithMore_storedAsSentOnlyWhenTheBytesAreTheRecord() throws Exception {
+    KernelResult plain = result(1);
+    KernelResult pretty = result(2);
+    KernelResult newer = result(4);
+    KernelResult overlong = result(8);
+    byte[] plainJson = JsonCodec.toJson(plain);
+    byte[] prettyJson = JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(pretty);
+    ObjectNode withMore = (ObjectNode) JsonCodec.MAPPER.readTree(JsonCodec.toJson(newer));
+    withMore.put("fromANewerAgent", "y".repeat(10_000));
+    byte[] overlongJson = withOverlongA(JsonCodec.toJson(overlong));
+
+    for (byte[] json : List.of(plainJson, prettyJson, JsonCodec.MAPPER.writeValueAsBytes(withMore), overlongJson)) {
+      Ack ack = agentVertx.eventBus().<Ack>request(Addresses.RESULTS, Buffer.buffer().appendInt(json.length)
+          .appendBytes(json), new DeliveryOptions().setCodecName(CODEC)).await(30, TimeUnit.SECONDS).body();
+      assertThat(ack.ok()).as(ack.reason()).isTrue();
+    }
+
+    assertThat(storedJson(plain)).isEqualTo(new String(plainJson, StandardCharsets.UTF_8));
+    assertThat(storedJson(pretty)).isEqualTo(new String(prettyJson, StandardCharsets.UTF_8));
+    assertThat(storedJson(newer)).doesNotContain("fromANewerAgent")
+        .isEqualTo(new String(JsonCodec.toJson(JsonCodec.MAPPER.treeToValue(withMore, KernelResult.class)),
+            StandardCharsets.UTF_8));
+    assertThat(storedJson(overlong)).contains("\"method\":\"A").doesNotContain("\uFFFD");
+    JsonNode served = Http.json(new Http(coordinator.httpPort()).get("/api/results?device=" + GPU.id()));
+    assertThat(served).hasSize(4);
+  }
+
+  private static KernelResult result(long stride) {
+    return Fixtures.result(null, null, "json-agent", GPU, stride, true, Instant.now());
+  }
+
+  /** The JSON with an 'A' in the forbidden two-byte form (C1 81) before the method: Jackson reads it as 'A'. */
+  private static byte[] withOverlongA(byte[] json) {
+    int at = new String(json, StandardCharsets.UTF_8).indexOf("\"method\":\"") + "\"method\":\"".length();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.write(json, 0, at);
+    bytes.write(0xC1);
+    bytes.write(0x81);
+    bytes.write(json, at, json.length - at);
+    return bytes.toByteArray();
+  }
+
+  private String storedJson(KernelResult result) throws Exception {
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
+        ResultSet rs = c.createStatement().executeQuery("SELECT result_json FROM results WHERE id = '" + result.id()
+            + "'")) {
+      assertThat(rs.next()).as("stored: %s", result.id()).isTrue();
+      return rs.getString(1);
+    }
+  }
+
+  /** Writes a buffer as it is: the frame (length prefix and JSON) the protocol's codec would write. */
+  private static final class Frames implements MessageCodec<Buffer, Buffer> {
+    @Override
+    public void encodeToWire(Buffer buffer, Buffer frame) {
+      buffer.appendBuffer(frame);
+    }
+
+    @Override
+    public Buffer decodeFromWire(int pos, Buffer buffer) {
+      return buffer.slice(pos, buffer.length());
+    }
+
+    @Override
+    public Buffer transform(Buffer frame) {
+      return frame;
+    }
+
+    @Override
+    public String name() {
+      return CODEC;
+    }
+
+    @Override
+    public byte systemCodecID() {
+      return -1;
+    }
+  }
+}

@@ -52,6 +52,29 @@ class JsonCodecTest {
   }
 
   @Test
+  void agentHello_labels_roundTripAndLeftOutWhenNone() {
+    AgentHello labelled = new AgentHello(Protocol.SCHEMA_VERSION, "a1", "h", "0.1.0", "abc", List.of(CPU),
+        Instant.parse("2026-11-22T00:00:00Z"), List.of("lab-east", "rack=a"));
+    AgentHello plain = new AgentHello(Protocol.SCHEMA_VERSION, "a1", "h", "0.1.0", "abc", List.of(CPU),
+        Instant.parse("2026-11-22T00:00:00Z"));
+
+    assertThat(JsonCodec.fromJson(JsonCodec.toJson(labelled), AgentHello.class).labels())
+        .containsExactly("lab-east", "rack=a");
+    assertThat(new String(JsonCodec.toJson(plain))).doesNotContain("labels");
+    assertThat(JsonCodec.fromJson(JsonCodec.toJson(plain), AgentHello.class)).isEqualTo(plain);
+  }
+
+  @Test
+  void agentHello_fromAnAgentBeforeLabels_readsAsNoLabels() {
+    String old = "{\"schemaVersion\":1,\"agentId\":\"a1\",\"host\":\"h\",\"agentVersion\":\"0.1.0\","
+        + "\"fatbinHash\":\"abc\",\"devices\":[],\"startedAt\":\"2026-11-22T00:00:00Z\"}";
+    String nullLabels = old.replace("}", ",\"labels\":null}");
+
+    assertThat(JsonCodec.fromJson(old.getBytes(), AgentHello.class).labels()).isEmpty();
+    assertThat(JsonCodec.fromJson(nullLabels.getBytes(), AgentHello.class).labels()).isEmpty();
+  }
+
+  @Test
   void fromJson_malformed_namesTheType() {
     assertThatThrownBy(() -> JsonCodec.fromJson("{\"schemaVersion\":".getBytes(), Ack.class))
         .isInstanceOf(IllegalArgumentException.class)

@@ -44,12 +44,18 @@ final class AgentCommand implements Callable<Integer> {
     }
     String host = Devices.hostName();
     String agentId = AgentConfig.agentId(System.getenv(), host);
+    List<String> labels;
+    try {
+      labels = AgentConfig.labels(System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     AgentConfig config = AgentConfig.standard(agentId, host, AgentVersion.get(), Fatbin.sha256(), served,
-        Outbox.directory(System.getenv(), agentId));
+        Outbox.directory(System.getenv(), agentId)).withLabels(labels);
     ClusterSettings settings = ClusterSettings.fromEnvironment(System.getenv(), ClusterSettings.AGENT, 7703);
-    LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}; outbox {}", config.agentId(),
-        settings.clusterName(), settings.host(), settings.eventBusPort(),
-        served.stream().map(d -> d.info().name()).toList(), config.outbox());
+    LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}; labels {}; outbox {}",
+        config.agentId(), settings.clusterName(), settings.host(), settings.eventBusPort(),
+        served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
     Vertx vertx = Cluster.join(settings, java.time.Duration.ofSeconds(3), java.time.Duration.ofDays(365));
     vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
 

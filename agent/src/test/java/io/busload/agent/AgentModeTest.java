@@ -85,7 +85,8 @@ class AgentModeTest {
         .await(60, TimeUnit.SECONDS);
     cpu = CpuDevice.create("testhost");
     AgentConfig config = new AgentConfig(AGENT_ID, "testhost", "test", Fatbin.sha256(), List.of(cpu),
-        outbox, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMillis(500));
+        outbox, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMillis(500))
+        .withLabels(AgentConfig.labels(Map.of("BUSLOAD_LABELS", " lab-east, rack=a,,lab-east ")));
     agent.deployVerticle(new AgentVerticle(config)).await(30, TimeUnit.SECONDS);
   }
 
@@ -103,6 +104,7 @@ class AgentModeTest {
   void runRequest_cpuTiny_ackedThenRunningResultsDone() throws Exception {
     assertThat(helloed.await(30, TimeUnit.SECONDS)).as("hello received").isTrue();
     assertThat(hellos.getFirst().devices()).extracting(d -> d.id()).containsExactly("testhost/cpu");
+    assertThat(hellos.getFirst().labels()).containsExactly("lab-east", "rack=a");
 
     RunRequest request = new RunRequest(Protocol.SCHEMA_VERSION, "run-" + UUID.randomUUID(), "sweep-1",
         "testhost/cpu", "stride", Map.of("elements", "4096", RunRequest.PROFILE, "false"));

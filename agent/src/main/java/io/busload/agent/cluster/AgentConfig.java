@@ -3,20 +3,69 @@ package io.busload.agent.cluster;
 import io.busload.agent.device.Device;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * What agent mode needs, resolved once before the verticle starts.
  *
  * @param devices the devices to serve; each gets its own worker thread
  * @param outbox the directory holding results until the coordinator acks them ({@link Outbox})
+ * @param labels what the lab calls this host ({@link #labels(Map)}), sent in every hello
  */
 public record AgentConfig(
     String agentId, String host, String agentVersion, String fatbinHash, List<Device> devices, Path outbox,
-    Duration helloRetry, Duration helloEvery, Duration heartbeatEvery) {
+    Duration helloRetry, Duration helloEvery, Duration heartbeatEvery, List<String> labels) {
+
+  /** More than a lab needs to place a host, few enough to show beside it. */
+  public static final int MAX_LABELS = 32;
+  public static final int MAX_LABEL_LENGTH = 100;
 
   public AgentConfig {
     devices = List.copyOf(devices);
+    labels = List.copyOf(labels);
+  }
+
+  /** Without labels. */
+  public AgentConfig(String agentId, String host, String agentVersion, String fatbinHash, List<Device> devices,
+      Path outbox, Duration helloRetry, Duration helloEvery, Duration heartbeatEvery) {
+    this(agentId, host, agentVersion, fatbinHash, devices, outbox, helloRetry, helloEvery, heartbeatEvery, List.of());
+  }
+
+  public AgentConfig withLabels(List<String> value) {
+    return new AgentConfig(agentId, host, agentVersion, fatbinHash, devices, outbox, helloRetry, helloEvery,
+        heartbeatEvery, value);
+  }
+
+  /**
+   * {@code BUSLOAD_LABELS}: the host's labels, separated by commas ({@code lab-east,rack=a}), each trimmed, empty
+   * ones and repeats dropped, none if unset. A schedule targets hosts by one of them, matched exactly. Throws
+   * {@link IllegalArgumentException} naming the variable for a label the coordinator would refuse, so the agent
+   * stops at start instead of having its hello refused forever.
+   */
+  public static List<String> labels(Map<String, String> env) {
+    String value = env.get("BUSLOAD_LABELS");
+    if (value == null || value.isBlank()) {
+      return List.of();
+    }
+    Set<String> labels = new LinkedHashSet<>();
+    for (String part : value.split(",")) {
+      String label = part.trim();
+      if (label.isEmpty()) {
+        continue;
+      }
+      if (label.length() > MAX_LABEL_LENGTH || label.chars().anyMatch(Character::isISOControl)) {
+        throw new IllegalArgumentException("BUSLOAD_LABELS: label '" + label + "' must be at most " + MAX_LABEL_LENGTH
+            + " characters without control characters");
+      }
+      labels.add(label);
+    }
+    if (labels.size() > MAX_LABELS) {
+      throw new IllegalArgumentException("BUSLOAD_LABELS: at most " + MAX_LABELS + " labels, got " + labels.size());
+    }
+    return List.copyOf(labels);
   }
 
   /** docs/contract.md: hello retried every 2 s until acked and re-sent every 30 s; heartbeat every 2 s. */
@@ -27,7 +76,7 @@ public record AgentConfig(
   }
 
   /** {@code BUSLOAD_AGENT_ID}, else the host name. */
-  public static String agentId(java.util.Map<String, String> env, String host) {
+  public static String agentId(Map<String, String> env, String host) {
     String id = env.get("BUSLOAD_AGENT_ID");
     return id == null || id.isBlank() ? host : id.trim();
   }

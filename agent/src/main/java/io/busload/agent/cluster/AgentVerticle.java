@@ -107,7 +107,7 @@ public final class AgentVerticle extends VerticleBase {
 
   private void hello() {
     AgentHello hello = new AgentHello(Protocol.SCHEMA_VERSION, config.agentId(), config.host(), config.agentVersion(),
-        config.fatbinHash(), config.devices().stream().map(Device::info).toList(), Instant.now());
+        config.fatbinHash(), config.devices().stream().map(Device::info).toList(), Instant.now(), config.labels());
     vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, hello, new DeliveryOptions().setSendTimeout(5_000))
         .onComplete(reply -> {
           boolean ok = reply.succeeded() && reply.result().body().ok();

@@ -37,6 +37,19 @@ class CoordinatorSettingsTest {
   }
 
   @Test
+  void resolve_apiTokens_defaultInDataDirOrFromEnvironment() {
+    CoordinatorSettings defaults = CoordinatorSettings.resolve(Path.of("/data"), null, null, Map.of(), "/home/u");
+    CoordinatorSettings fromEnv = CoordinatorSettings.resolve(Path.of("/data"), null, null,
+        Map.of("BUSLOAD_API_TOKENS_FILE", "/etc/busload/api-tokens", "BUSLOAD_FIRST_API_TOKEN_FILE", "/run/first"),
+        "/home/u");
+
+    assertThat(defaults.apiTokensFile()).isEqualTo(Path.of("/data/api-tokens"));
+    assertThat(defaults.firstApiTokenFile()).as("printed once on stdout").isNull();
+    assertThat(fromEnv.apiTokensFile()).isEqualTo(Path.of("/etc/busload/api-tokens"));
+    assertThat(fromEnv.firstApiTokenFile()).isEqualTo(Path.of("/run/first"));
+  }
+
+  @Test
   void resolve_badPortInEnvironment_namesTheVariable() {
     assertThatThrownBy(() -> CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_HTTP_PORT", "http"), "/h"))
         .hasMessageStartingWith("BUSLOAD_HTTP_PORT");

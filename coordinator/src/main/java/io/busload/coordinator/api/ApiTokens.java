@@ -39,11 +39,6 @@ public final class ApiTokens {
     this.entries = List.copyOf(entries);
   }
 
-  /** Tokens as given, for tests and tools: each one is hashed here and kept only as its hash. */
-  public static ApiTokens of(String name, String token) {
-    return new ApiTokens(List.of(new Entry(name, sha256(token))));
-  }
-
   /** Reads {@code file}; where there is none, creates it holding a new {@code admin} token and hands it over. */
   public static ApiTokens load(Path file, Path firstTokenFile, PrintStream out) throws IOException {
     if (Files.notExists(file)) {

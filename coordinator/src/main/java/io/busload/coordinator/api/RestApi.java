@@ -3,6 +3,7 @@ package io.busload.coordinator.api;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.RunQueues;
 import io.busload.coordinator.schedule.Cron;
+import io.busload.coordinator.schedule.Scheduler;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.ResultQuery;
 import io.busload.coordinator.store.Schedule;
@@ -225,15 +226,23 @@ public final class RestApi {
     }
   }
 
+  /**
+   * Every known device, or with {@code ?target=KIND&value=V} those a schedule with that target would run on (the
+   * same matching, so a lab can preview a label before it schedules by it).
+   */
   private void devices(RoutingContext ctx) {
-    blocking(store::devices).onSuccess(devices -> json(ctx.response(), 200, devices.stream()
-        .map(d -> new DeviceRow(d.id(), d.agentId(), d.host(), d.model(), d.fingerprint(),
-            fleet.online(d.agentId(), clock.instant()), d.lastSeen(), d.info()))
-        .toList())).onFailure(ctx::fail);
+    String kind = param(ctx, "target");
+    Schedule.Target target = kind == null ? null
+        : ScheduleRequest.target(kind, param(ctx, "value"), "target", "value");
+    blocking(store::devices).onSuccess(devices -> json(ctx.response(), 200,
+        (target == null ? devices : Scheduler.matching(devices, target)).stream()
+            .map(d -> new DeviceRow(d.id(), d.agentId(), d.host(), d.labels(), d.model(), d.fingerprint(),
+                fleet.online(d.agentId(), clock.instant()), d.lastSeen(), d.info()))
+            .toList())).onFailure(ctx::fail);
   }
 
-  record DeviceRow(String id, String agentId, String host, String model, String fingerprint, boolean online,
-      Instant lastSeen, io.busload.protocol.DeviceInfo info) {}
+  record DeviceRow(String id, String agentId, String host, List<String> labels, String model, String fingerprint,
+      boolean online, Instant lastSeen, io.busload.protocol.DeviceInfo info) {}
 
   private static final java.util.Set<String> RUN_STATES = java.util.Arrays.stream(RunStatus.State.values())
       .map(Enum::name).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));

@@ -64,23 +64,38 @@ record ScheduleRequest(String name, Cron cron, String suite, Map<String, String>
     }
     if (!node.isObject() || !node.path("kind").isTextual()) {
       throw new BadInput("target", "must be an object such as {\"kind\":\"model\",\"value\":\"NVIDIA H100 80GB HBM3\"};"
-          + " kinds: all, model, host, device");
-    }
-    Schedule.Target.Kind kind;
-    try {
-      kind = Schedule.Target.Kind.valueOf(node.get("kind").asText().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new BadInput("target.kind", "unknown selector '" + node.get("kind").asText()
-          + "'; known: all, model, host, device");
+          + " kinds: " + KINDS);
     }
     JsonNode value = node.get("value");
+    return target(node.get("kind").asText(), value != null && value.isTextual() ? value.asText() : null,
+        "target.kind", "target.value");
+  }
+
+  static final String KINDS = "all, model, host, label, device";
+
+  /**
+   * A target from its kind ({@value #KINDS}, any case) and value; {@code kindField} and {@code valueField} name
+   * them in a refusal. Shared by schedules and the devices preview ({@code GET /api/devices?target=&value=}), so
+   * both select the same devices for the same words.
+   */
+  static Schedule.Target target(String kindText, String value, String kindField, String valueField) {
+    Schedule.Target.Kind kind;
+    try {
+      kind = Schedule.Target.Kind.valueOf(kindText.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new BadInput(kindField, "unknown selector '" + kindText + "'; known: " + KINDS);
+    }
     if (kind == Schedule.Target.Kind.ALL) {
       return new Schedule.Target(kind, null);
     }
-    if (value == null || !value.isTextual() || value.asText().isBlank()) {
-      throw new BadInput("target.value", "a " + kind.name().toLowerCase(Locale.ROOT) + " selector needs a value");
+    if (value == null || value.isBlank()) {
+      throw new BadInput(valueField, "a " + kind.name().toLowerCase(Locale.ROOT) + " selector needs a value");
     }
-    return new Schedule.Target(kind, value.asText());
+    if (value.length() > 255 || value.indexOf('\u0000') >= 0) {
+      // What the schedules table holds; a longer value would fail the insert with a 500.
+      throw new BadInput(valueField, "at most 255 characters, without NUL");
+    }
+    return new Schedule.Target(kind, value);
   }
 
   static String describe(Schedule.Target target) {

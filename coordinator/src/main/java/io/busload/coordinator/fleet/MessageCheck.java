@@ -21,6 +21,9 @@ final class MessageCheck {
   static final int MAX_SAMPLES = 100_000;
   static final int MAX_LIST = 1_000;
   static final int MAX_TEXT = 10_000;
+  /** A host's labels: as many and as long as the agent lets through ({@code AgentConfig.labels}). */
+  static final int MAX_LABELS = 32;
+  static final int MAX_LABEL = 100;
   static final Instant EARLIEST = Instant.parse("2000-01-01T00:00:00Z");
   static final Instant LATEST = Instant.parse("2200-01-01T00:00:00Z");
 
@@ -38,6 +41,15 @@ final class MessageCheck {
     }
     if (hello.devices() == null || hello.devices().size() > MAX_LIST) {
       return "devices: required, at most " + MAX_LIST;
+    }
+    if (hello.labels().size() > MAX_LABELS) {
+      return "labels: at most " + MAX_LABELS + ", got " + hello.labels().size();
+    }
+    for (int i = 0; i < hello.labels().size(); i++) {
+      String label = text("labels[" + i + "]", hello.labels().get(i), MAX_LABEL, true);
+      if (label != null) {
+        return label;
+      }
     }
     for (int i = 0; i < hello.devices().size(); i++) {
       String device = device("devices[" + i + "]", hello.devices().get(i));

@@ -16,15 +16,19 @@ public record Schedule(String id, String name, String cron, String timeZone, Str
     options = Map.copyOf(options);
   }
 
-  /** Which devices a fire runs on: every device, a GPU model (device name), a host, or one device. */
+  /**
+   * Which devices a fire runs on: every device, a GPU model (device name), a host (its name), the hosts that carry a
+   * label (what the lab calls them: {@code BUSLOAD_LABELS} on the agent), or one device. Values match exactly.
+   */
   public record Target(Kind kind, String value) {
-    public enum Kind { ALL, MODEL, HOST, DEVICE }
+    public enum Kind { ALL, MODEL, HOST, LABEL, DEVICE }
 
     public boolean matches(StoredDevice device) {
       return switch (kind) {
         case ALL -> true;
         case MODEL -> value.equals(device.model());
         case HOST -> value.equals(device.host());
+        case LABEL -> device.labels().contains(value);
         case DEVICE -> value.equals(device.id());
       };
     }

@@ -114,22 +114,25 @@ public final class Store implements AutoCloseable {
   public void saveAgent(AgentHello hello, Instant seenAt) {
     inTransaction(c -> {
       try (PreparedStatement update = c.prepareStatement(
-          "UPDATE agents SET host = ?, agent_version = ?, fatbin_hash = ?, started_at = ?, last_seen = ? WHERE id = ?")) {
+          "UPDATE agents SET host = ?, agent_version = ?, fatbin_hash = ?, started_at = ?, last_seen = ?, labels = ?"
+              + " WHERE id = ?")) {
         update.setString(1, hello.host());
         update.setString(2, hello.agentVersion());
         update.setString(3, hello.fatbinHash());
         update.setObject(4, timestamp(hello.startedAt()));
         update.setObject(5, timestamp(seenAt));
-        update.setString(6, hello.agentId());
+        update.setArray(6, c.createArrayOf("text", hello.labels().toArray()));
+        update.setString(7, hello.agentId());
         if (update.executeUpdate() == 0) {
-          try (PreparedStatement insert = c.prepareStatement(
-              "INSERT INTO agents (host, agent_version, fatbin_hash, started_at, last_seen, id) VALUES (?, ?, ?, ?, ?, ?)")) {
+          try (PreparedStatement insert = c.prepareStatement("INSERT INTO agents (host, agent_version, fatbin_hash,"
+              + " started_at, last_seen, labels, id) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
             insert.setString(1, hello.host());
             insert.setString(2, hello.agentVersion());
             insert.setString(3, hello.fatbinHash());
             insert.setObject(4, timestamp(hello.startedAt()));
             insert.setObject(5, timestamp(seenAt));
-            insert.setString(6, hello.agentId());
+            insert.setArray(6, c.createArrayOf("text", hello.labels().toArray()));
+            insert.setString(7, hello.agentId());
             insert.executeUpdate();
           }
         }
@@ -261,17 +264,17 @@ public final class Store implements AutoCloseable {
     });
   }
 
-  /** Every stored device with its agent and host, in id order. */
+  /** Every stored device with its agent, host and the host's labels, in id order. */
   public List<StoredDevice> devices() {
     return inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT d.id, d.agent_id, a.host, d.name, d.fingerprint, d.info_json,"
-          + " d.last_seen FROM devices d JOIN agents a ON a.id = d.agent_id ORDER BY d.id");
+          + " d.last_seen, a.labels FROM devices d JOIN agents a ON a.id = d.agent_id ORDER BY d.id");
           ResultSet rs = s.executeQuery()) {
         List<StoredDevice> devices = new ArrayList<>();
         while (rs.next()) {
           devices.add(new StoredDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
               rs.getString(5), JsonCodec.fromJson(rs.getString(6).getBytes(StandardCharsets.UTF_8), DeviceInfo.class),
-              instant(rs, 7)));
+              instant(rs, 7), List.of((String[]) rs.getArray(8).getArray())));
         }
         return devices;
       }

@@ -29,11 +29,13 @@ record ReceivedResult(KernelResult result, byte[] json) {
 
   /**
    * Decodes results that arrive from other members; installed on the coordinator under the protocol codec's name
-   * by {@link #install}. Sending is untouched: Vert.x picks the codec to send a {@link KernelResult} by its class
-   * (the protocol's codec, still registered as the default), and picks the codec to decode a received message by
-   * the name on the wire (this one). Only a coordinator consumes results from the wire, so only it sees this type.
+   * by {@link #install}. Vert.x picks the codec to send a {@link KernelResult} by its class (the protocol's codec,
+   * still registered as the default), and picks the codec to decode a received message by the name on the wire
+   * (this one). Only a coordinator consumes results from the wire, so only it sees this type. Sent by name, it
+   * writes a {@link ReceivedResult}'s bytes as they came, in the protocol's frame: live results go to dashboards
+   * without being encoded again.
    */
-  static final class Codec implements MessageCodec<KernelResult, Object> {
+  static final class Codec implements MessageCodec<Object, Object> {
     static final String NAME = new JsonCodec<>(KernelResult.class).name();
     private static final JsonCodec<KernelResult> PROTOCOL = new JsonCodec<>(KernelResult.class);
     /**
@@ -48,8 +50,13 @@ record ReceivedResult(KernelResult result, byte[] json) {
     private static final ThreadLocal<boolean[]> UNKNOWN = ThreadLocal.withInitial(() -> new boolean[1]);
 
     @Override
-    public void encodeToWire(Buffer buffer, KernelResult result) {
-      PROTOCOL.encodeToWire(buffer, result);
+    public void encodeToWire(Buffer buffer, Object body) {
+      if (body instanceof ReceivedResult received && received.json() != null) {
+        buffer.appendInt(received.json().length).appendBytes(received.json());
+      } else {
+        PROTOCOL.encodeToWire(buffer, body instanceof ReceivedResult received ? received.result()
+            : (KernelResult) body);
+      }
     }
 
     /**
@@ -114,10 +121,10 @@ record ReceivedResult(KernelResult result, byte[] json) {
       }
     }
 
-    /** Delivered in this JVM without the wire: the sender's record, as the protocol's codec delivers it. */
+    /** Delivered in this JVM without the wire: the record, as the protocol's codec delivers it. */
     @Override
-    public Object transform(KernelResult result) {
-      return result;
+    public Object transform(Object body) {
+      return body instanceof ReceivedResult received ? received.result() : body;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.busload.protocol.Addresses;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ public final class ResultBatcher {
   static final int MAX_BATCH = 1000;
   static final long WINDOW_MILLIS = 5;
   static final int MAX_IN_FLIGHT = 2;
+  private static final DeliveryOptions LIVE = new DeliveryOptions().setCodecName(ReceivedResult.Codec.NAME);
 
   private final Vertx vertx;
   private final Store store;
@@ -138,7 +140,12 @@ public final class ResultBatcher {
           // A redelivered result was published when it was first stored; dashboards would count it twice.
           if (fresh.remove(r.id())) {
             newOnes.add(r);
-            vertx.eventBus().publish(Addresses.LIVE_RESULTS, r);
+            if (e.json() == null) {
+              vertx.eventBus().publish(Addresses.LIVE_RESULTS, r);
+            } else {
+              // The JSON as it came and was stored: dashboards read the same bytes, not a second encoding.
+              vertx.eventBus().publish(Addresses.LIVE_RESULTS, new ReceivedResult(r, e.json()), LIVE);
+            }
           }
         }
         if (!newOnes.isEmpty()) {

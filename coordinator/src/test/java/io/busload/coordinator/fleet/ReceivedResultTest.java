@@ -125,6 +125,22 @@ class ReceivedResultTest {
     }
   }
 
+  @Test
+  void encode_receivedWithItsBytes_writesThemInTheProtocolsFrame() {
+    byte[] pretty = ("{\n  " + new String(JsonCodec.toJson(RESULT), StandardCharsets.UTF_8).substring(1))
+        .getBytes(StandardCharsets.UTF_8);
+    Buffer withBytes = Buffer.buffer();
+    Buffer without = Buffer.buffer();
+
+    codec.encodeToWire(withBytes, new ReceivedResult(RESULT, pretty));
+    codec.encodeToWire(without, new ReceivedResult(RESULT, null));
+
+    assertThat(withBytes.getBytes(4, withBytes.length())).isEqualTo(pretty);
+    assertThat(new JsonCodec<>(KernelResult.class).decodeFromWire(0, withBytes).id()).isEqualTo(RESULT.id());
+    assertThat(without.getBytes(4, without.length())).isEqualTo(JsonCodec.toJson(RESULT));
+    assertThat(codec.transform(new ReceivedResult(RESULT, pretty))).isSameAs(RESULT);
+  }
+
   private ReceivedResult decode(byte[] json) {
     return (ReceivedResult) codec.decodeFromWire(0, Buffer.buffer().appendInt(json.length).appendBytes(json));
   }

@@ -2,6 +2,7 @@ package io.busload.coordinator.bench;
 
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
+import io.busload.coordinator.Http;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.Store;
 import io.busload.protocol.DeviceInfo;
@@ -83,7 +84,9 @@ public final class StoreBench {
       DatabaseSettings database = new DatabaseSettings(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
       String name = "busload-bench-" + UUID.randomUUID();
       int port = freePort();
-      Coordinator coordinator = Coordinator.start(new CoordinatorSettings(dir.resolve("data"), "127.0.0.1", 0,
+      // A tokens file of its own, so the coordinator does not make and print a first API token.
+      Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("data")),
+          "127.0.0.1", 0,
           new ClusterSettings(name, "127.0.0.1", null, port, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
           database)).await(120, TimeUnit.SECONDS);
       try (var c = java.sql.DriverManager.getConnection(database.jdbcUrl(), "postgres", "postgres");
@@ -140,6 +143,10 @@ public final class StoreBench {
       coordinator.stop().await(30, TimeUnit.SECONDS);
     }
     System.out.printf("load after: %s%n", loadAverage());
+    // PostgreSQL removed its cluster when it stopped; what is left is the coordinator's data directory and logs.
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
     System.exit(0);
   }
 

@@ -160,13 +160,7 @@ final class CudaWorkload implements Workload {
       Cuda.check(JCudaDriver.cuLaunchKernel(block, 1, 1, 1, 1, 1, 1, 0, null, blockParameters, null),
           "cuLaunchKernel", io.busload.kernels.Fatbin.BLOCK_ENTRY_POINT);
     }
-    Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord", "start");
-    for (int i = 0; i < launches; i++) {
-      for (Runnable step : steps) {
-        step.run();
-      }
-    }
-    Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord", "stop");
+    enqueueBatch(launches);
     if (hold) {
       flagView.put(0, 1);
     }
@@ -184,6 +178,13 @@ final class CudaWorkload implements Workload {
   }
 
   private double timeBatchUnheld(int launches) {
+    enqueueBatch(launches);
+    Cuda.check(JCudaDriver.cuEventSynchronize(stop), "cuEventSynchronize", "after " + launches + " launches");
+    return elapsedSeconds();
+  }
+
+  /** Start event, the batch, stop event: the sample as the GPU will run it. */
+  private void enqueueBatch(int launches) {
     Cuda.check(JCudaDriver.cuEventRecord(start, null), "cuEventRecord", "start");
     for (int i = 0; i < launches; i++) {
       for (Runnable step : steps) {
@@ -191,8 +192,6 @@ final class CudaWorkload implements Workload {
       }
     }
     Cuda.check(JCudaDriver.cuEventRecord(stop, null), "cuEventRecord", "stop");
-    Cuda.check(JCudaDriver.cuEventSynchronize(stop), "cuEventSynchronize", "after " + launches + " launches");
-    return elapsedSeconds();
   }
 
   private double elapsedSeconds() {

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.Refusals;
+import io.busload.coordinator.fleet.WireRefusals;
 import io.busload.coordinator.fleet.RunQueues;
 import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.Run;
@@ -60,6 +61,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   /** Leading now, as last seen by {@link #lead}; a change of leader is acted on once. */
   private boolean leading;
   private boolean changingHands;
+  private WireRefusals wire;
 
   public CoordinatorVerticle(CoordinatorSettings settings) {
     this(settings, Clock.systemUTC());
@@ -109,7 +111,9 @@ public final class CoordinatorVerticle extends VerticleBase {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
-      intake = new Intake(vertx, store, fleet, queues, clock, batcher, new Refusals(metrics));
+      Refusals refusals = new Refusals(metrics);
+      wire = WireRefusals.install(vertx, refusals);
+      intake = new Intake(vertx, store, fleet, queues, clock, batcher, refusals);
       RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics,
           remembered.tokens());
       Scheduler scheduler = new Scheduler(vertx, store, schedules, leadership, clock,
@@ -211,6 +215,9 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    if (wire != null) {
+      wire.close();
+    }
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }

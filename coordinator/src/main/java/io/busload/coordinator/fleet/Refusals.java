@@ -28,7 +28,13 @@ public final class Refusals {
     /** A required field missing, a string too long, a number not finite, ... ({@link MessageCheck}). */
     INVALID,
     /** Handling it threw: a bug, counted so it is seen, never let through to kill anything. */
-    FAILED;
+    FAILED,
+    /** A frame in a wire version from the future, refused by Vert.x before any consumer ({@link WireRefusals}). */
+    WIRE_VERSION,
+    /** A frame under a codec name this coordinator never registered, refused by Vert.x ({@link WireRefusals}). */
+    UNKNOWN_CODEC,
+    /** A frame whose inner lengths lie, so that Vert.x could not even read its address ({@link WireRefusals}). */
+    BAD_FRAME;
 
     String label() {
       return name().toLowerCase(java.util.Locale.ROOT);

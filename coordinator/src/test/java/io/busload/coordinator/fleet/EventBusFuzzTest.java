@@ -180,7 +180,8 @@ class EventBusFuzzTest {
         (System.nanoTime() - started) / 1e9, making / 1e9, waiting / 1e9);
 
     // Names the coordinator has no codec for, and frames no member would write: Vert.x refuses these before any
-    // consumer (wire version, codec lookup), so the coordinator cannot count them; the sender sees an error.
+    // consumer (wire version, codec lookup, lengths that lie); the coordinator counts them under the wire address
+    // (WireRefusals), and a sender that waits sees an error.
     int unknownCodec = 0;
     int unknownCodecErrors = 0;
     for (String address : ADDRESSES) {
@@ -194,7 +195,8 @@ class EventBusFuzzTest {
         }
       }
     }
-    int rawFrames = rawFrames();
+    RawCounts raw = rawFrames();
+    Map<String, Double> afterWire = awaitRefused(total + unknownCodec + raw.refused(), 60);
     System.out.printf("fuzz: unknown codecs and raw frames done after %.1f s%n", (System.nanoTime() - started) / 1e9);
 
     sender.stop = true;
@@ -222,6 +224,14 @@ class EventBusFuzzTest {
     }
     assertThat(badReplies.get()).as("requests answered with anything but a refusal").isZero();
     assertThat(unknownCodecErrors).as("unknown codec answered with an error").isEqualTo(unknownCodec);
+    String wire = WireRefusals.ADDRESS + " ";
+    assertThat(afterWire.get(wire + "unknown_codec")).as("unknown codecs counted (sent with and without a reply"
+        + " address)").isEqualTo(unknownCodec + raw.unknownCodec());
+    assertThat(afterWire.get(wire + "wire_version")).as("future wire versions counted (with and without a reply"
+        + " address)").isEqualTo(raw.wireVersion());
+    assertThat(afterWire.get(wire + "bad_frame")).as("frames whose lengths lie counted").isEqualTo(raw.badFrame());
+    assertThat(afterWire.entrySet().stream().filter(e -> e.getKey().startsWith(wire)).count())
+        .as("no other wire reason").isEqualTo(3);
 
     long rows = count("SELECT count(*) FROM results");
     long distinct = count("SELECT count(DISTINCT id) FROM results");
@@ -232,10 +242,12 @@ class EventBusFuzzTest {
     assertThat(count("SELECT count(*) FROM runs")).isZero();
 
     System.out.printf("event-bus fuzz: %d bad messages to consumers (%s), %d refused and counted on /metrics %s, "
-            + "%d refusal replies checked, %d unknown-codec sends and %d raw frames refused by Vert.x before any "
-            + "consumer; good results: %d sent (%d redelivered), %d acked, %d stored, duplicates %d, lost %d, "
+            + "%d refusal replies checked; %d unknown-codec sends and %d raw frames refused by Vert.x before any "
+            + "consumer, all %d counted on /metrics under %s; %d truncated frames dropped with their connections; "
+            + "good results: %d sent (%d redelivered), %d acked, %d stored, duplicates %d, lost %d, "
             + "crashes 0; %.1f s%n",
-        total, sent, counted, refused, requests.size(), unknownCodec, rawFrames, sender.sent.get(),
+        total, sent, counted, refused, requests.size(), unknownCodec, raw.refused(), unknownCodec + raw.refused(),
+        WireRefusals.ADDRESS, raw.truncated(), sender.sent.get(),
         sender.redelivered.get(), sender.acked.size(), rows, rows - distinct,
         sender.acked.size() - stored.stream().filter(sender.acked::contains).count(),
         (System.nanoTime() - started) / 1e9);
@@ -343,32 +355,73 @@ class EventBusFuzzTest {
     return Buffer.buffer(bytes);
   }
 
+  /** What {@link #rawFrames} sent, by how Vert.x must refuse it. */
+  private record RawCounts(int wireVersion, int unknownCodec, int badFrame, int truncated) {
+    int refused() {
+      return wireVersion + unknownCodec + badFrame;
+    }
+  }
+
   /**
-   * Raw TCP at the coordinator's event-bus port: frames with a wire version from the future, a frame whose
-   * length is never delivered, and a gigabyte length prefix; then the connection is dropped.
+   * Raw TCP at the coordinator's event-bus port, as no member would write it: frames in a wire version from the
+   * future and frames under a codec name nobody registered (with and without a reply address), then either a
+   * frame whose address length lies (reading it throws, and that connection's reader is lost for good, so it
+   * goes last) or a frame whose bytes never all arrive (a 1 MB or 2 GB length prefix); then the connection drops.
    */
-  private int rawFrames() throws Exception {
-    int frames = 0;
-    for (int connection = 0; connection < 10; connection++) {
+  private RawCounts rawFrames() throws Exception {
+    int wireVersion = 0;
+    int unknownCodec = 0;
+    int badFrame = 0;
+    int truncated = 0;
+    for (int connection = 0; connection < 12; connection++) {
       try (Socket socket = new Socket("127.0.0.1", eventBusPort)) {
         OutputStream out = socket.getOutputStream();
         for (int i = 0; i < 10; i++) {
-          out.write(frame((byte) 99, Addresses.RESULTS, "{}"));
-          frames++;
+          String replyTo = i % 2 == 0 ? null : "__vertx.reply.fuzz-" + connection + "-" + i;
+          out.write(frame((byte) 99, null, Addresses.RESULTS, replyTo, "{}"));
+          wireVersion++;
+          out.write(frame((byte) 2, "busload.Nope", Addresses.RESULTS, replyTo, "{}"));
+          unknownCodec++;
         }
-        out.write(connection % 2 == 0 ? ByteBuffer.allocate(14).putInt(1_000_000).put((byte) 2).array()
-            : ByteBuffer.allocate(8).putInt(0x7fff_0000).putInt(0).array());
-        frames++;
+        switch (connection % 3) {
+          case 0 -> {
+            byte[] lying = frame((byte) 2, null, Addresses.RESULTS, null, "{}");
+            ByteBuffer.wrap(lying).putInt(7, 1_000_000);
+            out.write(lying);
+            badFrame++;
+          }
+          case 1 -> {
+            out.write(ByteBuffer.allocate(14).putInt(1_000_000).put((byte) 2).array());
+            truncated++;
+          }
+          default -> {
+            out.write(ByteBuffer.allocate(8).putInt(0x7fff_0000).putInt(0).array());
+            truncated++;
+          }
+        }
         out.flush();
       }
     }
-    return frames;
+    return new RawCounts(wireVersion, unknownCodec, badFrame, truncated);
   }
 
-  private static byte[] frame(byte version, String address, String body) {
-    Buffer frame = Buffer.buffer().appendInt(0).appendByte(version).appendByte((byte) 2).appendByte((byte) 0);
+  /**
+   * A frame as Vert.x 5 lays it out: length, wire version, system codec (4: string) or -1 and a codec name, send
+   * flag, address, reply address, sender, empty headers, body.
+   */
+  private static byte[] frame(byte version, String codecName, String address, String replyTo, String body) {
+    Buffer frame = Buffer.buffer().appendInt(0).appendByte(version);
+    if (codecName == null) {
+      frame.appendByte((byte) 2);
+    } else {
+      byte[] c = codecName.getBytes(StandardCharsets.UTF_8);
+      frame.appendByte((byte) -1).appendInt(c.length).appendBytes(c);
+    }
+    frame.appendByte((byte) 0);
     byte[] a = address.getBytes(StandardCharsets.UTF_8);
-    frame.appendInt(a.length).appendBytes(a).appendInt(0);
+    frame.appendInt(a.length).appendBytes(a);
+    byte[] r = replyTo == null ? new byte[0] : replyTo.getBytes(StandardCharsets.UTF_8);
+    frame.appendInt(r.length).appendBytes(r);
     byte[] sender = "fuzz".getBytes(StandardCharsets.UTF_8);
     frame.appendInt(sender.length).appendBytes(sender).appendInt(4);
     byte[] b = body.getBytes(StandardCharsets.UTF_8);

@@ -10,6 +10,8 @@ import io.busload.coordinator.store.Schedule;
 import io.busload.coordinator.store.Schedules;
 import io.busload.protocol.RunStatus;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.Counter;
+import io.busload.coordinator.LogEvery;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -60,6 +62,8 @@ public final class RestApi {
   private final Analysis analysis;
   private final ViewQueries views;
   private final PrometheusMeterRegistry metrics;
+  private final Counter refusedWrites;
+  private final LogEvery refusedWritesLog = new LogEvery(java.time.Duration.ofSeconds(10));
   private final ApiTokens tokens;
 
   public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, Schedules schedules,
@@ -69,6 +73,8 @@ public final class RestApi {
     this.analysis = analysis;
     this.views = new ViewQueries(store);
     this.metrics = metrics;
+    this.refusedWrites = Counter.builder("busload_api_writes_refused")
+        .description("REST writes refused for want of a valid API token").register(metrics);
     this.vertx = vertx;
     this.store = store;
     this.fleet = fleet;
@@ -125,8 +131,12 @@ public final class RestApi {
   private void authenticate(RoutingContext ctx) {
     Optional<String> name = tokens.check(ctx.request().getHeader(HttpHeaders.AUTHORIZATION));
     if (name.isEmpty()) {
-      LOG.warn("{} {} from {} refused: no valid API token", ctx.request().method(), ctx.request().path(),
-          ctx.request().remoteAddress());
+      refusedWrites.increment();
+      String method = ctx.request().method().name();
+      String path = ctx.request().path();
+      Object from = ctx.request().remoteAddress();
+      refusedWritesLog.count("refused", n -> LOG.warn("{} write(s) refused for want of a valid API token, latest: {} {}"
+          + " from {}", n, method, path, from));
       ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"busload\"");
       problem(ctx.response(), 401, "Unauthorized",
           "writes need an API token: send Authorization: Bearer <token> (tokens file: see the coordinator's settings)",

@@ -1,5 +1,6 @@
 package io.busload.coordinator.fleet;
 
+import io.busload.coordinator.LogEvery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -15,7 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Refusals {
   private static final Logger LOG = LoggerFactory.getLogger(Refusals.class);
-  static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
   /** Why a message was refused; the metric's {@code reason} label. */
   public enum Reason {
@@ -43,7 +43,7 @@ public final class Refusals {
 
   private final MeterRegistry registry;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-  private final Map<String, long[]> logged = new ConcurrentHashMap<>();
+  private final LogEvery logged = new LogEvery(java.time.Duration.ofSeconds(10));
 
   public Refusals(MeterRegistry registry) {
     this.registry = registry;
@@ -54,16 +54,7 @@ public final class Refusals {
     counters.computeIfAbsent(key, k -> Counter.builder("busload_messages_refused")
         .description("event-bus messages refused or dropped by the coordinator, by address and reason")
         .tag("address", address).tag("reason", reason.label()).register(registry)).increment();
-    long now = System.nanoTime();
-    long[] state = logged.computeIfAbsent(key, k -> new long[] {now - LOG_EVERY_NANOS, 0});
-    synchronized (state) {
-      state[1]++;
-      if (now - state[0] >= LOG_EVERY_NANOS) {
-        LOG.warn("refused {} message(s) on {} ({}), latest: {}", state[1], address, reason.label(), detail);
-        state[0] = now;
-        state[1] = 0;
-      }
-    }
+    logged.count(key, n -> LOG.warn("refused {} message(s) on {} ({}), latest: {}", n, address, reason.label(), detail));
   }
 
   /** How many were refused on {@code address} for {@code reason} so far. */

@@ -152,6 +152,25 @@ class ApiAuthTest {
   }
 
   @Test
+  void flood_ofRefusedWrites_eachCountedOnMetrics_logNotFlooded() {
+    int flood = 300;
+    for (int i = 0; i < flood; i++) {
+      assertUnauthorized(http.write("POST", "/api/sweeps", SWEEP, i % 2 == 0 ? null : "Bearer " + WRONG));
+    }
+
+    java.util.regex.Matcher counted = java.util.regex.Pattern.compile("(?m)^busload_api_writes_refused_total ([0-9.E]+)$")
+        .matcher(http.get("/metrics").body());
+    assertThat(counted.find()).as("busload_api_writes_refused_total on /metrics").isTrue();
+    long lines = logs.list.stream().filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage()
+        .contains("refused for want of a valid API token")).count();
+    assertThat(Double.parseDouble(counted.group(1))).isEqualTo(flood);
+    assertThat(lines).as("WARN lines for %d refused writes", flood).isBetween(1L, 2L);
+    assertThat(Http.json(http.get("/api/sweeps"))).as("no sweep stored").isEmpty();
+    System.out.printf("auth flood: %d refused writes, %s counted on /metrics, %d WARN line(s)%n", flood,
+        counted.group(1), lines);
+  }
+
+  @Test
   void load_noFileNoFirstTokenFile_printsTokenOnceAndStoresOnlyItsHash() throws Exception {
     Path file = dir.resolve("other").resolve("tokens");
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -406,7 +406,13 @@ class FaultsIT {
   }
 
   private String awaitCpuDevice(FaultRest api, String agentId) throws Exception {
-    return await("agent " + agentId + " online with a CPU device", 180, () -> {
+    return awaitCpuDevice(fleet, List.of("coordinator", "leader", "follower", "agent"), api, agentId);
+  }
+
+  /** The CPU device of {@code agentId} once the coordinator behind {@code api} has it online (other fault tests). */
+  static String awaitCpuDevice(LocalFleet fleet, List<String> logNames, FaultRest api, String agentId)
+      throws Exception {
+    return await(fleet, logNames, "agent " + agentId + " online with a CPU device", 180, () -> {
       for (JsonNode agent : api.get("/api/agents")) {
         if (agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
           for (JsonNode device : agent.path("devices")) {
@@ -470,6 +476,15 @@ class FaultsIT {
   }
 
   private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
+    return await(fleet, List.of("coordinator", "leader", "follower", "agent"), what, seconds, probe);
+  }
+
+  /**
+   * Polls {@code probe} until it returns a value; an {@link IOException} means "down, try again". Fails when it
+   * times out or when a process of {@code fleet} exited, with the tails of the {@code logNames} logs.
+   */
+  static <T> T await(LocalFleet fleet, List<String> logNames, String what, int seconds, Callable<T> probe)
+      throws Exception {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     Exception last = null;
     List<String> exited = List.of();
@@ -486,7 +501,7 @@ class FaultsIT {
       Thread.sleep(500);
     }
     StringBuilder logs = new StringBuilder();
-    for (String name : List.of("coordinator", "leader", "follower", "agent")) {
+    for (String name : logNames) {
       String log = fleet.log(name);
       if (!log.startsWith("(no log")) {
         logs.append("\n--- ").append(name).append(" log (tail)\n")

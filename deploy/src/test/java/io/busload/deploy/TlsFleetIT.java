@@ -88,7 +88,7 @@ class TlsFleetIT {
         + "them%n", results.size(), agents, unanswered);
   }
 
-  private static Path issue(Path out, String... args) throws Exception {
+  static Path issue(Path out, String... args) throws Exception {
     Path script = Path.of("").toAbsolutePath().getParent().resolve("busload");
     List<String> command = new ArrayList<>(List.of("bash", script.toString(), "certs", "--out", out.toString()));
     command.addAll(List.of(args));

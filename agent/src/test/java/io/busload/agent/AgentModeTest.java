@@ -70,9 +70,10 @@ class AgentModeTest {
       }
     }).completion().await(10, TimeUnit.SECONDS);
     coordinator.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> {
-      // The first delivery is refused, as a coordinator that failed to commit would: the agent must retry.
+      // The first delivery fails, as at a coordinator whose commit failed (it fails the request with code 500,
+      // docs/contract.md): the agent must retry.
       if (refusedResults.getAndIncrement() == 0) {
-        m.reply(Ack.refused(m.body().id().toString(), "commit failed"));
+        m.fail(500, "coordinator store failed: commit failed");
         return;
       }
       if (results.stream().noneMatch(r -> r.id().equals(m.body().id()))) {

@@ -230,9 +230,24 @@ public final class AgentVerticle extends VerticleBase {
     return delivery;
   }
 
-  /** Sends until an ok ack names the result, then deletes its outbox file; a refusal keeps it (and is logged). */
+  /**
+   * Sends until an ok ack names the result, then deletes its outbox file. A result the coordinator refuses stays
+   * in the outbox and goes to a lane of its own, tried again at most every 10 minutes (an upgraded coordinator
+   * may take it), while its run's later results and statuses go on.
+   */
   private void deliverResult(Delivery delivery, KernelResult result) {
     delivery.enqueue(Addresses.RESULTS, result, result.id().toString(), true)
+        .recover(e -> {
+          if (!(e instanceof Delivery.Refused)) {
+            return Future.failedFuture(e);
+          }
+          LOG.error("result {} ({} of run {}) refused by the coordinator: {}; it stays in the outbox and is tried"
+              + " again apart from its run, at most {} min apart", result.id(), result.kernel(), result.runId(),
+              e.getMessage(), Delivery.REFUSED_MAX_BACKOFF_MS / 60_000);
+          Delivery lane = Delivery.forRefused(vertx);
+          deliveries.add(lane);
+          return lane.enqueue(Addresses.RESULTS, result, result.id().toString(), true);
+        })
         .compose(acked -> vertx.executeBlocking(() -> outbox.remove(result.id()), false))
         .onFailure(e -> LOG.error("result {} acked but its outbox file could not be deleted (it will be resent, "
             + "harmlessly): {}", result.id(), e.getMessage()));

@@ -27,19 +27,47 @@ final class Delivery {
   static final long REQUEST_TIMEOUT_MS = 10_000;
   static final long HOLD_POLL_MS = 1_000;
 
+  /** How far apart a result the coordinator refused is tried again, once it is off its run's queue. */
+  static final long REFUSED_MAX_BACKOFF_MS = 600_000;
+
+  /**
+   * The coordinator refused the message (an ok=false ack: it decoded the message and will not take it, as for a
+   * schema newer than its own or a field over its limits). Unlike a failure to deliver or to commit, sending it
+   * again to the same coordinator gets the same answer.
+   */
+  static final class Refused extends RuntimeException {
+    Refused(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
   private final Vertx vertx;
   private final BooleanSupplier coordinatorPresent;
+  private final boolean refusalsEnd;
+  private final long maxBackoffMs;
   private Future<Void> tail = Future.succeededFuture();
   private boolean closed;
   private boolean held;
 
+  /** A run's lane: in order, and a refused result ends with {@link Refused} so the run's queue moves on. */
   Delivery(Vertx vertx) {
-    this(vertx, () -> Cluster.coordinatorPresent(vertx));
+    this(vertx, () -> Cluster.coordinatorPresent(vertx), true, MAX_BACKOFF_MS);
+  }
+
+  /** A lane for one refused result: tried again, at most {@link #REFUSED_MAX_BACKOFF_MS} apart, until acked. */
+  static Delivery forRefused(Vertx vertx) {
+    return new Delivery(vertx, () -> Cluster.coordinatorPresent(vertx), false, REFUSED_MAX_BACKOFF_MS);
   }
 
   Delivery(Vertx vertx, BooleanSupplier coordinatorPresent) {
+    this(vertx, coordinatorPresent, true, MAX_BACKOFF_MS);
+  }
+
+  private Delivery(Vertx vertx, BooleanSupplier coordinatorPresent, boolean refusalsEnd, long maxBackoffMs) {
     this.vertx = vertx;
     this.coordinatorPresent = coordinatorPresent;
+    this.refusalsEnd = refusalsEnd;
+    this.maxBackoffMs = maxBackoffMs;
   }
 
   /** Stops every retry (the verticle is stopping); what is unacked stays in the outbox for the next start. */
@@ -48,10 +76,12 @@ final class Delivery {
   }
 
   /**
-   * Queues {@code message} behind everything queued before it. {@code untilOk}: a refusal is retried too
-   * (results: the coordinator acks only after commit); otherwise a refusal is logged and the queue moves on.
-   * The returned future completes when the message was acked ok (or, not {@code untilOk}, answered at all); with
-   * {@code untilOk} an ok ack counts only when it names {@code id}.
+   * Queues {@code message} behind everything queued before it, retried with backoff until it is answered (the
+   * coordinator acks a result only after its commit, and fails the request when the commit fails). Not
+   * {@code untilOk}: a refusal is logged and the queue moves on. {@code untilOk} (results): an ok ack counts only
+   * when it names {@code id}; a refusal fails the returned future with {@link Refused} on a run's lane, so that one
+   * result a coordinator will not take does not hold back the run's later results and statuses (the caller keeps
+   * it and tries it again on a lane of its own), and is retried on a {@link #forRefused} lane.
    */
   Future<Void> enqueue(String address, Object message, String id, boolean untilOk) {
     tail = tail.transform(ignored -> {
@@ -89,6 +119,8 @@ final class Delivery {
           } else if (ack.ok()) {
             LOG.warn("{} {} acked with another id ({}); retrying", address, id, ack.id());
             retry(address, message, id, untilOk, attempt, done);
+          } else if (untilOk && refusalsEnd) {
+            done.fail(new Refused(ack.reason()));
           } else if (untilOk) {
             LOG.warn("{} {} refused ({}); retrying", address, id, ack.reason());
             retry(address, message, id, untilOk, attempt, done);
@@ -107,7 +139,7 @@ final class Delivery {
     if (closed) {
       return;
     }
-    long delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(attempt, 20));
+    long delay = Math.min(maxBackoffMs, FIRST_BACKOFF_MS << Math.min(attempt, 20));
     vertx.setTimer(delay, t -> attempt(address, message, id, untilOk, attempt + 1, done));
   }
 }

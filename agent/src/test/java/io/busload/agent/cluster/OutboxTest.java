@@ -8,6 +8,7 @@ import io.busload.agent.cpu.CpuDevice;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
+import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
@@ -51,6 +52,9 @@ class OutboxTest {
   private static volatile boolean acking;
   private static final Map<UUID, AtomicInteger> received = new ConcurrentHashMap<>();
   private static final AtomicInteger refused = new AtomicInteger();
+  /** Results the coordinator side refuses for good, whatever {@link #refusal} says; null: none. */
+  private static volatile java.util.function.Predicate<KernelResult> refuseForGood;
+  private static final List<RunStatus> statuses = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @TempDir Path outbox;
   private String deployment;
@@ -65,11 +69,14 @@ class OutboxTest {
     coordinator.eventBus().<io.busload.protocol.AgentHello>consumer(Addresses.AGENT_HELLO,
         m -> m.reply(Ack.ok(m.body().agentId()))).completion().await(10, TimeUnit.SECONDS);
     coordinator.eventBus().consumer(Addresses.AGENT_HEARTBEAT, m -> { }).completion().await(10, TimeUnit.SECONDS);
-    coordinator.eventBus().<RunStatus>consumer(Addresses.RUN_STATUS, m -> m.reply(Ack.ok(m.body().runId())))
-        .completion().await(10, TimeUnit.SECONDS);
+    coordinator.eventBus().<RunStatus>consumer(Addresses.RUN_STATUS, m -> {
+      statuses.add(m.body());
+      m.reply(Ack.ok(m.body().runId()));
+    }).completion().await(10, TimeUnit.SECONDS);
     MessageConsumer<KernelResult> results = coordinator.eventBus().consumer(Addresses.RESULTS, m -> {
       KernelResult result = m.body();
-      String reason = refusal;
+      java.util.function.Predicate<KernelResult> forGood = refuseForGood;
+      String reason = forGood != null && forGood.test(result) ? "kernel: at most 200 characters" : refusal;
       if (reason != null) {
         refused.incrementAndGet();
         m.reply(Ack.refused(result.id().toString(), reason));
@@ -100,9 +107,43 @@ class OutboxTest {
       agentVertx.undeploy(deployment).await(30, TimeUnit.SECONDS);
     }
     refusal = null;
+    refuseForGood = null;
     acking = false;
     received.clear();
     refused.set(0);
+    statuses.clear();
+  }
+
+  @Test
+  void outbox_oneResultRefusedForGood_restOfRunAndItsDoneStatusStillDelivered() throws Exception {
+    String agentId = "outbox-agent-" + UUID.randomUUID();
+    refuseForGood = r -> r.kernel().startsWith("memcpy");
+    acking = true;
+    deployment = deploy(agentId);
+    String runId = "run-" + UUID.randomUUID();
+    RunRequest run = new RunRequest(Protocol.SCHEMA_VERSION, runId, "sweep-1", "outbox-host/cpu", "stride",
+        Map.of("elements", "4096"));
+    assertThat(coordinator.eventBus().<Ack>request(Addresses.agentRuns(agentId), run).await(20, TimeUnit.SECONDS)
+        .body().ok()).isTrue();
+
+    await(() -> statuses.stream().anyMatch(s -> runId.equals(s.runId()) && s.state() == RunStatus.State.DONE),
+        Duration.ofSeconds(120), "the run's DONE status delivered");
+    await(() -> refused.get() >= 3, Duration.ofSeconds(30), "the refused result tried again on its own lane");
+
+    Set<String> left = files(outbox);
+    assertThat(left).as("only the refused result left in the outbox").hasSize(1);
+    KernelResult kept = JsonCodec.fromJson(Files.readAllBytes(outbox.resolve(left.iterator().next())),
+        KernelResult.class);
+    assertThat(kept.kernel()).startsWith("memcpy");
+    assertThat(received).as("every other result of the run acked").hasSize(8)
+        .allSatisfy((id, times) -> assertThat(times.get()).isEqualTo(1));
+
+    // A coordinator that takes it after all (upgraded) gets it from that lane, and the file goes.
+    refuseForGood = null;
+    await(() -> files(outbox).isEmpty(), Duration.ofSeconds(30), "the refused result acked once taken");
+    assertThat(received).hasSize(9).containsKey(kept.id());
+    System.out.printf("outbox refused-for-good: run DONE delivered with %d results acked while %s was refused %d"
+        + " times on its own lane; acked once the coordinator took it%n", 8, kept.kernel(), refused.get());
   }
 
   @Test

@@ -118,7 +118,7 @@ class DashboardBrowserTest {
 
   @BeforeAll
   void startBrowserAndSeed() throws Exception {
-    agentB = new FleetDouble(coordinator.vertx(), "agent-b", "host-b", List.of(H200));
+    agentB = new FleetDouble(coordinator.vertx(), "agent-b", "host-b", List.of(H200), List.of("lab-east", "rack=a"));
     agentC = new FleetDouble(coordinator.vertx(), "agent-c", "host-c", List.of(H100));
     seedHistory();
     playwright = Playwright.create(new Playwright.CreateOptions()
@@ -470,11 +470,30 @@ class DashboardBrowserTest {
     page.waitForFunction("() => document.querySelector('#schedule-target-preview').textContent"
         + ".includes('host-b/cuda:0')");
     assertThat(page.locator("#schedule-target-preview").textContent()).isEqualTo("Matches 1 device(s): host-b/cuda:0");
+    // By host label (BUSLOAD_LABELS): the form offers the labels agents declared, whole labels only.
+    page.locator("#schedule-target-kind").click();
+    page.locator("vaadin-select-item", new Page.LocatorOptions().setHasText("label")).click();
+    page.locator("#schedule-target-value input").fill("lab");
+    page.locator("#schedule-target-value input").press("Enter");
+    page.waitForFunction("() => document.querySelector('#schedule-target-preview').textContent"
+        + " === 'Matches no known device'");
+    // The labels offered are those the agents declared: pick one from the list.
+    page.locator("#schedule-target-value input").fill("");
+    page.locator("#schedule-target-value input").press("ArrowDown");
+    page.locator("vaadin-combo-box-item", new Page.LocatorOptions().setHasText("rack=a")).waitFor();
+    assertThat(page.locator("vaadin-combo-box-item").allTextContents()).containsExactly("lab-east", "rack=a");
+    page.locator("vaadin-combo-box-item", new Page.LocatorOptions().setHasText("lab-east")).click();
+    page.waitForFunction("() => document.querySelector('#schedule-target-preview').textContent"
+        + ".includes('host-b/cuda:0')");
+    assertThat(page.locator("#schedule-target-preview").textContent()).isEqualTo("Matches 1 device(s): host-b/cuda:0");
     page.locator("#schedule-save").click();
     page.waitForFunction("() => document.querySelector('#schedule-message').textContent.startsWith('Saved')");
     page.waitForFunction("() => [...document.querySelectorAll('#schedules-grid vaadin-grid-cell-content')]"
         + ".some(c => c.textContent === 'nightly H200')");
-    assertThat(cells("schedules-grid")).contains("30 2 * * 1-5", "model = NVIDIA H200", "active");
+    assertThat(cells("schedules-grid")).contains("30 2 * * 1-5", "label = lab-east", "active");
+    HttpResponse<String> labelled = http.send(HttpRequest.newBuilder(URI.create(coordinatorUrl + "/api/schedules"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(labelled.body()).containsIgnoringCase("\"kind\":\"label\"").contains("\"value\":\"lab-east\"");
     screenshot("schedules");
 
     page.locator("#schedules-grid vaadin-grid-cell-content", new Page.LocatorOptions().setHasText("nightly H200"))

@@ -30,8 +30,15 @@ public final class FleetDouble implements AutoCloseable {
   public final BlockingQueue<RunRequest> requests = new LinkedBlockingQueue<>();
 
   public FleetDouble(Vertx vertx, String agentId, String host, List<DeviceInfo> devices) throws Exception {
+    this(vertx, agentId, host, devices, List.of());
+  }
+
+  /** As above, the agent declaring host {@code labels} (BUSLOAD_LABELS). */
+  public FleetDouble(Vertx vertx, String agentId, String host, List<DeviceInfo> devices, List<String> labels)
+      throws Exception {
     this.vertx = vertx;
-    this.hello = new AgentHello(Protocol.SCHEMA_VERSION, agentId, host, "0.1.0", "fatbin-1", devices, Instant.now());
+    this.hello = new AgentHello(Protocol.SCHEMA_VERSION, agentId, host, "0.1.0", "fatbin-1", devices, Instant.now(),
+        labels);
     vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(agentId), message -> {
       requests.add(message.body());
       message.reply(Ack.ok(message.body().runId()));

@@ -106,7 +106,7 @@ class ScheduleForm extends VerticalLayout {
     suite.setId("schedule-suite");
     targetKind.setLabel("Target");
     targetKind.setId("schedule-target-kind");
-    targetKind.setItems(Target.ALL, Target.MODEL, Target.HOST, Target.DEVICE);
+    targetKind.setItems(Target.ALL, Target.MODEL, Target.HOST, Target.DEVICE, Target.LABEL);
     targetKind.addValueChangeListener(e -> offerTargetValues());
     targetValue.setId("schedule-target-value");
     targetValue.setAllowCustomValue(true);
@@ -161,6 +161,10 @@ class ScheduleForm extends VerticalLayout {
         Map.of(), new Target(kind, Target.ALL.equals(kind) ? null : targetValue.getValue()), paused.getValue());
   }
 
+  private static List<String> listOf(String value) {
+    return value == null ? List.of() : List.of(value);
+  }
+
   private void checkCron() {
     switch (CronCheck.check(cron.getValue(), timeZone.getValue(), ZonedDateTime.now(), FIRES_SHOWN)) {
       case CronCheck.Outcome.Valid valid -> {
@@ -181,15 +185,14 @@ class ScheduleForm extends VerticalLayout {
     targetValue.setEnabled(kind != null && !Target.ALL.equals(kind));
     TreeSet<String> values = new TreeSet<>();
     for (Device device : devices) {
-      String value = kind == null ? null : switch (kind) {
-        case Target.MODEL -> device.model();
-        case Target.HOST -> device.host();
-        case Target.DEVICE -> device.id();
-        default -> null;
+      List<String> offered = kind == null ? List.of() : switch (kind) {
+        case Target.MODEL -> listOf(device.model());
+        case Target.HOST -> listOf(device.host());
+        case Target.DEVICE -> listOf(device.id());
+        case Target.LABEL -> device.labels();
+        default -> List.of();
       };
-      if (value != null) {
-        values.add(value);
-      }
+      values.addAll(offered);
     }
     String before = targetValue.getValue();
     targetValue.setItems(values);

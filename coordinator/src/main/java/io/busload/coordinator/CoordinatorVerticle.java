@@ -29,6 +29,7 @@ import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   /** The queue-depth gauge reads the store every few seconds, not on every scrape. */
   private static final int QUEUE_GAUGE_TICKS = 5;
+  /** How often (in ticks) the leader writes agents' last heartbeats and a standby reads them. */
+  private static final int MIRROR_TICKS = 2;
   private Leadership leadership;
   private Intake intake;
   /** The intake's consumers while this coordinator leads; null while it follows. */
@@ -62,6 +65,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private boolean leading;
   private boolean changingHands;
   private WireRefusals wire;
+  private boolean mirroring;
+  private Instant lastMirrored = Instant.EPOCH;
 
   public CoordinatorVerticle(CoordinatorSettings settings) {
     this(settings, Clock.systemUTC());
@@ -146,6 +151,9 @@ public final class CoordinatorVerticle extends VerticleBase {
     Instant now = clock.instant();
     lead(fleet, queues);
     scheduler.tick();
+    if (ticks % MIRROR_TICKS == 0) {
+      mirror(fleet, now);
+    }
     if (ticks++ % QUEUE_GAUGE_TICKS == 0) {
       vertx.executeBlocking(store::queuedRunCount, false).onSuccess(queued::set);
       if (leading) {
@@ -165,6 +173,39 @@ public final class CoordinatorVerticle extends VerticleBase {
       queues.expire(now);
     }
     queues.dispatch();
+  }
+
+  /**
+   * The leader keeps each agent's last heartbeat in the store; a hot standby reads it back, so that its REST API
+   * (and a dashboard pointed at it) shows which agents are online, a few seconds late, rather than all offline.
+   */
+  private void mirror(Fleet fleet, Instant now) {
+    if (mirroring) {
+      return;
+    }
+    mirroring = true;
+    if (leading) {
+      Map<String, Instant> heard = fleet.heardSince(lastMirrored);
+      Instant upTo = now;
+      vertx.executeBlocking(() -> {
+        store.touchAgents(heard);
+        return null;
+      }, false).onComplete(done -> {
+        mirroring = false;
+        if (done.succeeded()) {
+          lastMirrored = upTo;
+        } else {
+          LOG.warn("cannot record when agents were last heard from: {}", done.cause().getMessage());
+        }
+      });
+    } else {
+      vertx.executeBlocking(store::agents, false).onComplete(read -> {
+        mirroring = false;
+        if (read.succeeded() && !leading && !changingHands) {
+          read.result().forEach(known -> fleet.mirror(known, clock.instant()));
+        }
+      });
+    }
   }
 
   /**

@@ -47,6 +47,33 @@ public final class Fleet {
     setDevices(known.agentId(), agent, known.devices());
   }
 
+  /**
+   * A hot standby's view of an agent, read from the store where the leader keeps each agent's last heartbeat
+   * ({@link #heardSince}): online while that heartbeat is within {@link #OFFLINE_AFTER}. What its devices run is
+   * not mirrored (the leader alone hears the heartbeats that say it).
+   */
+  public void mirror(KnownAgent known, Instant now) {
+    Agent agent = agents.computeIfAbsent(known.agentId(), id -> new Agent());
+    agent.host = known.host();
+    agent.agentVersion = known.agentVersion();
+    if (agent.lastSeen == null || known.lastSeen() != null && known.lastSeen().isAfter(agent.lastSeen)) {
+      agent.lastSeen = known.lastSeen();
+    }
+    agent.online = agent.lastSeen != null && !agent.lastSeen.plus(OFFLINE_AFTER).isBefore(now);
+    setDevices(known.agentId(), agent, known.devices());
+  }
+
+  /** The last heartbeat of every agent heard from after {@code since}, for the store (and so the standby). */
+  public Map<String, Instant> heardSince(Instant since) {
+    Map<String, Instant> heard = new TreeMap<>();
+    agents.forEach((id, agent) -> {
+      if (agent.online && agent.lastSeen != null && agent.lastSeen.isAfter(since)) {
+        heard.put(id, agent.lastSeen);
+      }
+    });
+    return heard;
+  }
+
   /** An agent said hello: it is online, and its device list replaces what was known of it. */
   public void hello(AgentHello hello, Instant now) {
     Agent agent = agents.computeIfAbsent(hello.agentId(), id -> new Agent());

@@ -172,10 +172,25 @@ public final class Store implements AutoCloseable {
 
   /** Records when an agent was last heard from, so that a restarted coordinator can show it. */
   public void touchAgent(String agentId, Instant lastSeen) {
+    touchAgents(Map.of(agentId, lastSeen));
+  }
+
+  /**
+   * Records when each agent was last heard from, in one statement; a time older than the stored one is ignored,
+   * so two coordinators (or a late write) never move it back.
+   */
+  public void touchAgents(Map<String, Instant> lastSeen) {
+    if (lastSeen.isEmpty()) {
+      return;
+    }
     inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("UPDATE agents SET last_seen = ? WHERE id = ?")) {
-        s.setObject(1, timestamp(lastSeen));
-        s.setString(2, agentId);
+      // Instants travel as ISO-8601 text (UTC, 'Z'), which PostgreSQL reads as timestamptz exactly.
+      try (PreparedStatement s = c.prepareStatement("UPDATE agents a SET last_seen = v.seen::timestamptz"
+          + " FROM unnest(?::text[], ?::text[]) AS v(id, seen)"
+          + " WHERE a.id = v.id AND (a.last_seen IS NULL OR a.last_seen < v.seen::timestamptz)")) {
+        List<String> ids = List.copyOf(lastSeen.keySet());
+        s.setArray(1, c.createArrayOf("text", ids.toArray()));
+        s.setArray(2, c.createArrayOf("text", ids.stream().map(id -> lastSeen.get(id).toString()).toArray()));
         s.executeUpdate();
       }
       return null;

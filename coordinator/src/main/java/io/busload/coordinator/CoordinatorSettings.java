@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param apiTokensFile the REST API's tokens ({@code name:sha256-hex} lines); made with one {@code admin} token
  *     when missing
  * @param firstApiTokenFile where that first token is handed over (mode 600); null prints it once on stdout
+ * @param restTls serve the REST API over HTTPS with the coordinator's fleet certificate ({@code cluster.tls()}),
+ *     so API tokens never cross the network in clear
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
-    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile) {
+    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls) {
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
 
   public static final int DEFAULT_HTTP_PORT = 8081;
@@ -35,6 +37,16 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
+    if (restTls && (cluster == null || cluster.tls() == null)) {
+      throw new IllegalArgumentException("BUSLOAD_REST_TLS=on needs the coordinator's fleet certificate:"
+          + " set BUSLOAD_TLS_DIR (./busload certs writes it)");
+    }
+  }
+
+  /** Plain HTTP for the REST API. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+      DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile) {
+    this(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile, false);
   }
 
   /** Tokens in {@code dataDir}, the first one printed. */
@@ -52,8 +64,9 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
    * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}),
    * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory),
-   * {@code BUSLOAD_FIRST_API_TOKEN_FILE} and the {@code BUSLOAD_CLUSTER_*} variables, over the defaults of
-   * docs/contract.md.
+   * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
+   * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
+   * the defaults of docs/contract.md.
    */
   public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
       Map<String, String> env, String userHome) {
@@ -69,7 +82,18 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     Path firstToken = present(env.get("BUSLOAD_FIRST_API_TOKEN_FILE"))
         ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
-        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken);
+        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")));
+  }
+
+  private static boolean restTls(String value) {
+    if (!present(value)) {
+      return false;
+    }
+    return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new IllegalArgumentException("BUSLOAD_REST_TLS: 'on' or 'off', not '" + value.strip() + "'");
+    };
   }
 
   private static boolean present(String value) {

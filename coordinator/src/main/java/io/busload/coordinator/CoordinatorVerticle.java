@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.Refusals;
+import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.coordinator.fleet.WireRefusals;
 import io.busload.coordinator.fleet.RunQueues;
 import io.busload.coordinator.store.KnownAgent;
@@ -85,13 +86,18 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    record Remembered(Store store, List<KnownAgent> agents, List<Run> active, ApiTokens tokens) {}
+    record Remembered(Store store, List<KnownAgent> agents, List<Run> active, ApiTokens tokens,
+        HttpServerOptions http) {}
     return vertx.executeBlocking(() -> {
+      HttpServerOptions http = new HttpServerOptions().setHost(settings.httpHost()).setPort(settings.httpPort());
+      if (settings.restTls()) {
+        settings.cluster().tls().load(ClusterSettings.COORDINATOR).applyHttps(http);
+      }
       ApiTokens tokens = ApiTokens.load(settings.apiTokensFile(), settings.firstApiTokenFile(), System.out);
       LOG.info("REST writes need one of {} API token(s) from {}", tokens.size(), settings.apiTokensFile());
       Store opened = Store.open(settings.database(), settings.dataDir());
       try {
-        return new Remembered(opened, opened.agents(), opened.activeRuns(), tokens);
+        return new Remembered(opened, opened.agents(), opened.activeRuns(), tokens, http);
       } catch (RuntimeException e) {
         opened.close();
         throw e;
@@ -134,14 +140,13 @@ public final class CoordinatorVerticle extends VerticleBase {
       Future<?> intakeReady = leading ? intake.register().onSuccess(registered -> consumers = registered)
           : Future.succeededFuture();
       return intakeReady
-          .compose(ready -> vertx.createHttpServer(new HttpServerOptions()
-                  .setHost(settings.httpHost()).setPort(settings.httpPort()))
+          .compose(ready -> vertx.createHttpServer(remembered.http())
               .requestHandler(api.router())
               .listen())
           .onSuccess(listening -> {
             server = listening;
-            LOG.info("REST API on http://{}:{}/api/agents, data in {}", settings.httpHost(),
-                listening.actualPort(), settings.dataDir());
+            LOG.info("REST API on {}://{}:{}/api/agents, data in {}", settings.restTls() ? "https" : "http",
+                settings.httpHost(), listening.actualPort(), settings.dataDir());
             queues.wake(fleet.devices());
           });
     });

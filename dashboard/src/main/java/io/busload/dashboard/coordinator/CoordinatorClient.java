@@ -41,7 +41,7 @@ public class CoordinatorClient {
 
   /** Without an API token: reads only (the coordinator refuses writes with 401). */
   public CoordinatorClient(String baseUrl) {
-    this(baseUrl, "", "");
+    this(baseUrl, "", "", "");
   }
 
   /**
@@ -49,14 +49,23 @@ public class CoordinatorClient {
    * ({@code BUSLOAD_API_TOKEN_FILE}, what the units use: an environment is shown by {@code systemctl show}).
    * The file is read at each write, so it may appear after the dashboard starts (./busload up hands the
    * coordinator's first token over) and a new token needs no restart.
+   *
+   * <p>An {@code https} coordinator (its {@code BUSLOAD_REST_TLS=on}) is checked against the CAs of this dashboard's
+   * fleet certificate ({@code tlsDir}, {@code BUSLOAD_TLS_DIR}: its trust store holds the coordinator CA), or,
+   * without one, against the JDK's CAs (a coordinator behind a proxy with a public certificate).
    */
   @Autowired
   public CoordinatorClient(
       @Value("${busload.coordinator-url:${BUSLOAD_COORDINATOR_URL:http://127.0.0.1:8081}}") String baseUrl,
       @Value("${busload.api-token:${BUSLOAD_API_TOKEN:}}") String token,
-      @Value("${busload.api-token-file:${BUSLOAD_API_TOKEN_FILE:}}") String tokenFile) {
+      @Value("${busload.api-token-file:${BUSLOAD_API_TOKEN_FILE:}}") String tokenFile,
+      @Value("${busload.tls-dir:${BUSLOAD_TLS_DIR:}}") String tlsDir) {
     this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
-    this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+    if ("https".equalsIgnoreCase(base.getScheme()) && tlsDir != null && !tlsDir.isBlank()) {
+      client.sslContext(io.busload.protocol.cluster.FleetTls.inDirectory(Path.of(tlsDir.strip())).trustContext());
+    }
+    this.http = client.build();
     this.token = token == null ? "" : token.strip();
     this.tokenFile = tokenFile == null || tokenFile.isBlank() ? null : Path.of(tokenFile.strip());
   }

@@ -125,7 +125,7 @@ class CoordinatorClientTest {
     });
     Path tokenFile = dir.resolve("api-token");
     CoordinatorClient withToken = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort(), "",
-        tokenFile.toString());
+        tokenFile.toString(), "");
 
     withToken.startSweep("stride");
     Files.writeString(tokenFile, "tok-123\n");

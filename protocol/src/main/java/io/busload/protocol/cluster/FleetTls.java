@@ -136,12 +136,42 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * present a certificate that chains to a CA in the trust store, in both directions. Vert.x's event-bus
      * client does not check host names, so what a certificate proves is its chain, hence its role, not its host.
      */
+    /**
+     * HTTPS for the coordinator's REST API with this member's key and certificate. Clients are not asked for a
+     * certificate (scripts and dashboards authenticate with API tokens); they check the server's chain and host.
+     */
+    public io.vertx.core.http.HttpServerOptions applyHttps(io.vertx.core.http.HttpServerOptions options) {
+      return options.setSsl(true)
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password));
+    }
+
     public EventBusOptions apply(EventBusOptions options) {
       return options.setSsl(true)
           .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
           .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
           .setTrustAll(false)
           .setClientAuth(ClientAuth.REQUIRED);
+    }
+  }
+
+  /**
+   * An SSL context that trusts exactly the CAs of this member's trust store, for HTTPS to the coordinator's REST API
+   * (a dashboard's trust store holds the coordinator CA). Blocking file IO.
+   *
+   * @throws IllegalStateException naming the file and what is wrong with it, never the password
+   */
+  public javax.net.ssl.SSLContext trustContext() {
+    String password = password();
+    KeyStore trusted = open(read(trustStore, "trust store"), trustStore, password);
+    try {
+      javax.net.ssl.TrustManagerFactory factory = javax.net.ssl.TrustManagerFactory.getInstance(
+          javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(trusted);
+      javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+      context.init(null, factory.getTrustManagers(), null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(trustStore + ": " + e.getMessage(), e);
     }
   }
 

@@ -60,8 +60,10 @@ class SplitBrainIT {
 
   /**
    * What works: the split, both halves leading, the one fire, each run measured once, nothing lost, one leader
-   * after the heal, and the agent of the surviving half measuring a sweep started after the heal. Whether the agent
-   * of the half that merged comes back is printed, not demanded: see the disabled test below.
+   * after the heal, and the agent of the surviving half measuring a sweep started after the heal. The agent of the
+   * half that merged does not come back by itself (printed, and demanded by the disabled test below); a restart of
+   * that agent (same id and outbox) is demanded to bring it back, and the post-heal sweep must then end DONE with
+   * every case stored once.
    */
   @Test
   void splitBrain_scheduleDueDuringSplit_firedOnceMeasuredOnce_oneLeaderAfterHeal() throws Exception {
@@ -73,8 +75,11 @@ class SplitBrainIT {
    * on the side that Hazelcast merged into the other (b, the smaller master address loses the tie) never gets a
    * hello acknowledged again ("hello not acknowledged yet (Timed out after waiting 5000(ms) ...)" every 7 s for
    * 5 min, none reaching the leader's intake), so the leader keeps it offline and its run stays QUEUED. Its
-   * Hazelcast member reset its UUID on the merge and {@code CoordinatorReturn} republished its event-bus entries,
-   * which was not enough. Vert.x's cluster state after a Hazelcast merge; not fixed here.
+   * Hazelcast member reset its UUID on the merge, Vert.x got MERGED and {@code CoordinatorReturn} republished its
+   * event-bus entries, which was not enough. With Vert.x's event bus at DEBUG, the agent opened no new event-bus
+   * connection to the leader after the merge (its old one had been declared dead during the split); the last
+   * message any coordinator took from it was a heartbeat to the yielding coordinator during the merge. A restart
+   * of the agent brings it back in seconds. Vert.x's cluster state after a Hazelcast merge; not fixed here.
    */
   @Test
   @Disabled("after the heal the agent of the merged half never rejoins the leader (hellos time out); see the javadoc")
@@ -211,6 +216,27 @@ class SplitBrainIT {
     }
     List<String> afterStates = new ArrayList<>();
     afterView.path("runs").forEach(r -> afterStates.add(r.path("deviceId").asText() + " " + r.path("state").asText()));
+    long mergedHellos = count(fleet.log(leader.equals("coordinator-a") ? "agent-b" : "agent-a"),
+        "hello not acknowledged yet");
+    // Observed, not demanded: whether restarting the merged half's agent (same id and outbox) brings it back.
+    String restart = "not needed";
+    if (!afterDoneOnBoth && !demandBothAgentsAfterHeal) {
+      boolean bMerged = leader.equals("coordinator-a");
+      String name = bMerged ? "agent-b" : "agent-a";
+      fleet.kill(name);
+      Instant restarted = Instant.now();
+      String site = bMerged ? "site-b" : "site-a";
+      fleet.startCpuAgent(name, mergedAgent, mergedOutbox, host(bMerged ? net.bNs : net.aNs, site),
+          env(Map.of("HOSTNAME", site), bMerged ? net.bIp : net.aIp, members));
+      restart = "not recovered 150 s after restarting " + name;
+      while (Duration.between(restarted, Instant.now()).toSeconds() < 150 && fleet.exited().isEmpty()) {
+        if ("DONE".equals(sweepView(leaderApi, after).path("state").asText())) {
+          restart = "DONE " + Duration.between(restarted, Instant.now()).toSeconds() + " s after restarting " + name;
+          break;
+        }
+        Thread.sleep(1_000);
+      }
+    }
 
     String logA = fleet.log("coordinator-a");
     String logB = fleet.log("coordinator-b");
@@ -231,8 +257,6 @@ class SplitBrainIT {
     int crashed = exited.size() + (postgres.alive() ? 0 : 1);
     long leadingLines = count(logA, "leading now") + count(logB, "leading now");
     long yieldLines = count(logA, "another coordinator leads now") + count(logB, "another coordinator leads now");
-    long mergedHellos = count(fleet.log(leader.equals("coordinator-a") ? "agent-b" : "agent-a"),
-        "hello not acknowledged yet");
     int mergedOutboxLeft = outboxFiles(mergedOutbox).size();
     summary("split-brain", total, t.rows(), lost, t.duplicated(), crashed,
         "a|b split " + splitFor.toSeconds() + " s, both leading " + toBothLead.toSeconds() + " s after the cut: "
@@ -243,7 +267,8 @@ class SplitBrainIT {
             + "x, 'another coordinator leads now' " + yieldLines + "x); post-heal sweep: " + ta.rows()
             + " stored, duplicated " + ta.duplicated() + ", runs " + afterStates + " 120 s after posting, done on both "
             + afterDoneOnBoth + "; merged half's agent " + mergedAgent + " online " + mergedAgentOnline + ", "
-            + mergedHellos + " unanswered hellos, " + mergedOutboxLeft + " left in its outbox; exited " + exited);
+            + mergedHellos + " unanswered hellos, " + mergedOutboxLeft + " left in its outbox; post-heal sweep "
+            + restart + "; exited " + exited);
     assertThat(bothLedDuringSplit).as("both coordinators led during the split").isTrue();
     assertThat(fires).as("fires of the schedule").hasSize(1);
     assertThat(sweepsOfSchedule).as("sweeps in the store before the post-heal one").isEqualTo(1);
@@ -254,6 +279,12 @@ class SplitBrainIT {
     assertThat(runStates).containsExactly("DONE", "DONE");
     assertThat(ta.duplicated()).isZero();
     assertThat(crashed).isZero();
+    if (!demandBothAgentsAfterHeal) {
+      assertThat(restart).as("the merged half's agent back after a restart")
+          .startsWith(afterDoneOnBoth ? "not" : "DONE");
+      assertThat(ta.cases()).as("post-heal sweep, every case once").hasSize(2 * 4);
+      await("the merged half's outbox drained", 60, () -> outboxFiles(mergedOutbox).isEmpty() ? true : null);
+    }
     if (demandBothAgentsAfterHeal) {
       assertThat(mergedAgentOnline).as("the merged half's agent online again").isTrue();
       assertThat(afterDoneOnBoth).as("post-heal sweep measured by both agents: " + afterStates).isTrue();

@@ -15,6 +15,9 @@ import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Counters;
 import io.busload.protocol.Addresses;
+import io.busload.protocol.cluster.Cluster;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.eventbus.ReplyException;
 import io.busload.protocol.AgentHello;
 import io.busload.protocol.Heartbeat;
 import io.busload.protocol.KernelResult;
@@ -41,6 +44,8 @@ public final class AgentVerticle extends VerticleBase {
   private final Map<String, Slot> slots = new LinkedHashMap<>();
   private final java.util.Set<Delivery> deliveries = new java.util.HashSet<>();
   private Outbox outbox;
+  private io.busload.protocol.cluster.SplitRepair routes;
+  private int unansweredHellos;
   private boolean helloAcked;
   private final AcceptedRuns accepted = new AcceptedRuns();
 
@@ -85,6 +90,7 @@ public final class AgentVerticle extends VerticleBase {
       }
       vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
       io.busload.protocol.cluster.CoordinatorReturn.install(vertx);
+      routes = io.busload.protocol.cluster.SplitRepair.of(vertx);
       hello();
       return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
     });
@@ -111,6 +117,11 @@ public final class AgentVerticle extends VerticleBase {
     vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, hello, new DeliveryOptions().setSendTimeout(5_000))
         .onComplete(reply -> {
           boolean ok = reply.succeeded() && reply.result().body().ok();
+          unansweredHellos = reply.failed() && reply.cause() instanceof ReplyException e
+              && e.failureType() == ReplyFailure.TIMEOUT ? unansweredHellos + 1 : 0;
+          if (unansweredHellos >= 2 && routes != null && Cluster.coordinatorPresent(vertx)) {
+            routes.refreshRoutes(unansweredHellos + " hellos in a row unanswered", Addresses.AGENT_HELLO);
+          }
           if (ok && !helloAcked) {
             LOG.info("coordinator acknowledged agent {} with {} device(s)", config.agentId(), slots.size());
           } else if (!ok) {

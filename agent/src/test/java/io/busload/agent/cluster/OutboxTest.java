@@ -189,8 +189,10 @@ class OutboxTest {
       await(() -> refused.get() >= 2, Duration.ofSeconds(20), "two refusals");
 
       assertThat(files(outbox)).containsExactly(result.id() + Outbox.SUFFIX);
-      assertThat(log.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
-          .contains(result.id().toString()).contains("refused (schema version 2 is newer than 1)"));
+      // The coordinator side counts a refusal before the agent has logged it: wait for the line.
+      await(() -> logged(log).stream().anyMatch(e -> e.getFormattedMessage().contains(result.id().toString())
+          && e.getFormattedMessage().contains("refused (schema version 2 is newer than 1)")), Duration.ofSeconds(20),
+          "the refusal logged with the result id and the reason");
 
       // Once a coordinator acks it (upgraded), it goes.
       refusal = null;
@@ -243,6 +245,13 @@ class OutboxTest {
           .filter(n -> n.endsWith(Outbox.SUFFIX)).collect(Collectors.toSet());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** What the appender holds now; it appends under its own lock (AppenderBase.doAppend is synchronized). */
+  private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> appender) {
+    synchronized (appender) {
+      return List.copyOf(appender.list);
     }
   }
 

@@ -91,16 +91,17 @@ final class NetnsPair implements AutoCloseable {
     run(List.of("ip", "netns", "del", coordinatorNs));
   }
 
-  private static void must(String... command) throws IOException, InterruptedException {
+  /** Runs {@code command}; a non-zero exit is an IOException naming the command and its output. */
+  static void must(String... command) throws IOException, InterruptedException {
     Result result = run(List.of(command));
     if (result.exit() != 0) {
       throw new IOException(String.join(" ", command) + " exited " + result.exit() + ": " + result.output().strip());
     }
   }
 
-  private record Result(int exit, String output) {}
+  record Result(int exit, String output) {}
 
-  private static Result run(List<String> command) throws IOException, InterruptedException {
+  static Result run(List<String> command) throws IOException, InterruptedException {
     Process process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     return new Result(process.waitFor(), output);

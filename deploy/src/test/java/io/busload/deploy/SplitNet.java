@@ -1,8 +1,9 @@
 package io.busload.deploy;
 
+import static io.busload.deploy.NetnsPair.must;
+import static io.busload.deploy.NetnsPair.run;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -89,20 +90,5 @@ final class SplitNet implements AutoCloseable {
     for (String ns : List.of(aNs, bNs, hubNs)) {
       run(List.of("ip", "netns", "del", ns));
     }
-  }
-
-  private static void must(String... command) throws IOException, InterruptedException {
-    Result result = run(List.of(command));
-    if (result.exit() != 0) {
-      throw new IOException(String.join(" ", command) + " exited " + result.exit() + ": " + result.output().strip());
-    }
-  }
-
-  private record Result(int exit, String output) {}
-
-  private static Result run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new Result(process.waitFor(), output);
   }
 }

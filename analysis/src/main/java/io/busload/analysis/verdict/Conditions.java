@@ -1,0 +1,39 @@
+package io.busload.analysis.verdict;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the GPU was doing while it was measured: SM and memory clocks (the mean of the readings before and after),
+ * throttling, other processes. Null clocks: not recorded (a CPU, or no nvidia-smi).
+ */
+public record Conditions(Double smMHz, Double memMHz, boolean throttling, boolean shared) {
+  public static final Conditions NOT_RECORDED = new Conditions(null, null, false, false);
+
+  // The agent writes "GPU before: sm 1980 MHz, mem 2619 MHz, 38 C, ...; after: sm 1980 MHz, mem 2619 MHz, ..."
+  // (agent GpuConditions) and "WARNING: the GPU was throttling and shared with other processes" (Conditions.warning).
+  private static final Pattern READING = Pattern.compile("(?:before|after): sm (\\d+(?:\\.\\d+)?) MHz, mem (\\d+(?:\\.\\d+)?) MHz");
+
+  /**
+   * The conditions a result's method sentence states. Results carry them only as that sentence (every stored result
+   * since issue 3), so this is the one place that reads it.
+   */
+  public static Conditions fromMethod(String method) {
+    if (method == null) {
+      return NOT_RECORDED;
+    }
+    Matcher m = READING.matcher(method);
+    double sm = 0;
+    double mem = 0;
+    int readings = 0;
+    while (m.find()) {
+      sm += Double.parseDouble(m.group(1));
+      mem += Double.parseDouble(m.group(2));
+      readings++;
+    }
+    boolean throttling = method.contains("the GPU was throttling");
+    boolean shared = method.contains("shared with other processes");
+    return readings == 0 ? new Conditions(null, null, throttling, shared)
+        : new Conditions(sm / readings, mem / readings, throttling, shared);
+  }
+}

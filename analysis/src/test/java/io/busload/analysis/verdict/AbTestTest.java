@@ -1,0 +1,99 @@
+package io.busload.analysis.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class AbTestTest {
+  private static final Setting H100 = new Setting("NVIDIA H100 80GB HBM3", "aaaa", "13.0", "0.1.0", "f00d",
+      new Conditions(1980.0, 2619.0, false, false));
+
+  private static List<Double> samples(long seed, int n, double level, double sigma) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Double> values = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      values.add(level * (1 + sigma * (random.nextDouble() - 0.5) * 3.46));
+    }
+    return values;
+  }
+
+  @Test
+  void compare_fivePercentLower_slower() {
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
+        Side.of("b", samples(2, 20, 2.85e12, 0.003), H100), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.SLOWER);
+    assertThat(c.relative()).isBetween(-0.055, -0.045);
+    assertThat(c.relativeLower()).isLessThan(c.relative());
+    assertThat(c.relativeUpper()).isGreaterThan(c.relative()).isNegative();
+    assertThat(c.reason()).matches("-5\\.\\d% \\(95% interval -5\\.\\d% to -\\d\\.\\d%, p=<0\\.001\\)");
+    assertThat(c.notes()).isEmpty();
+  }
+
+  @Test
+  void compare_slowerAtLowerClock_saysSoFirst() {
+    Setting throttled = new Setting(H100.deviceName(), "aaaa", "13.0", "0.1.0", "f00d",
+        new Conditions(1755.0, 2619.0, true, false));
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
+        Side.of("b", samples(2, 20, 2.7e12, 0.003), throttled), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.SLOWER);
+    assertThat(c.notes()).containsExactly("slower at a lower SM clock (1755 MHz vs 1980 MHz)",
+        "slower while throttling");
+  }
+
+  @Test
+  void compare_fasterOnOtherDriverAndDevice_namesBoth() {
+    Setting other = new Setting(H100.deviceName(), "bbbb", "13.1", "0.1.0", "f00d", H100.conditions());
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
+        Side.of("b", samples(2, 20, 3.1e12, 0.003), other), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.FASTER);
+    assertThat(c.notes()).containsExactly("another device of the same model (fingerprint aaaa vs bbbb)",
+        "driver 13.0 → 13.1");
+  }
+
+  @Test
+  void compare_sameLevel_same() {
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 30, 3e12, 0.002), H100),
+        Side.of("b", samples(2, 30, 3e12, 0.002), H100), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.SAME);
+    assertThat(c.relativeLower()).isGreaterThan(-0.01);
+    assertThat(c.relativeUpper()).isLessThan(0.01);
+  }
+
+  @Test
+  void compare_noisyAndFew_unclearWithReason() {
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 6, 3e12, 0.05), H100),
+        Side.of("b", samples(2, 6, 2.97e12, 0.05), H100), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.UNCLEAR);
+    assertThat(c.reason()).contains("more samples would decide");
+  }
+
+  @Test
+  void compare_smallRealShiftBelowThreshold_unclearOrSameNeverSlower() {
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 40, 3e12, 0.001), H100),
+        Side.of("b", samples(2, 40, 2.994e12, 0.001), H100), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.SAME);
+    Comparison strict = AbTest.compare(Side.of("a", samples(1, 40, 3e12, 0.001), H100),
+        Side.of("b", samples(2, 40, 2.994e12, 0.001), H100), Thresholds.withMinShift(0.001));
+    assertThat(strict.verdict()).isEqualTo(Verdict.SLOWER);
+  }
+
+  @Test
+  void compare_tooFewSamples_unclearNamingTheSide() {
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
+        Side.of("b", samples(2, 3, 2e12, 0.003), H100), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.UNCLEAR);
+    assertThat(c.reason()).isEqualTo("the candidate has 3 samples; a verdict needs at least 5 on each side");
+    assertThat(c.shift()).isNull();
+  }
+
+  @Test
+  void compare_invalidSide_unclearWithWhy() {
+    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
+        Side.unusable("b", H100, "failed its output check"), Thresholds.defaults());
+    assertThat(c.verdict()).isEqualTo(Verdict.UNCLEAR);
+    assertThat(c.reason()).isEqualTo("the candidate failed its output check");
+  }
+}

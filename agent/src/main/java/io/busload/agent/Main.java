@@ -1,5 +1,7 @@
 package io.busload.agent;
 
+import io.busload.agent.verdicts.CompareCommand;
+import io.busload.agent.verdicts.EvaluateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -7,8 +9,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet. */
 @Command(name = "busload-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent).",
-    subcommands = {RunCommand.class, AgentCommand.class})
+    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent); judges results (compare).",
+    subcommands = {RunCommand.class, AgentCommand.class, CompareCommand.class, EvaluateCommand.class})
 public final class Main implements Runnable {
   @Spec
   CommandSpec spec;
@@ -24,7 +26,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or agent");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, agent or compare");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -50,7 +50,7 @@ class PrinterGoldenTest {
   @Test
   void csv_validRows_carryBothFractions() {
     String[] lines = print(new CsvPrinter()).split("\r\n");
-    assertThat(lines[0]).endsWith(",method,fractionOfMemcpy,fractionOfPeak");
+    assertThat(lines[0]).endsWith(",method,fractionOfMemcpy,fractionOfPeak,sampleSeconds");
     assertThat(lines[1]).endsWith(",1.0,0.7850" + lines[1].substring(lines[1].lastIndexOf(",0.7850") + 7));
     assertThat(lines[3]).endsWith(",,"); // invalid: no fractions
   }

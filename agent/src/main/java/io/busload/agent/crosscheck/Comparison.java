@@ -1,5 +1,6 @@
 package io.busload.agent.crosscheck;
 
+import io.busload.agent.report.Csv;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.busload.agent.crosscheck;
 
+import io.busload.agent.report.Csv;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -45,6 +45,10 @@ public final class CohortCheck {
     this.settings = settings;
   }
 
+  public Settings settings() {
+    return settings;
+  }
+
   /** Every device outside its cohort's band, worst first. One figure per device and case (the first one wins). */
   public List<CohortFlag> flags(Collection<DeviceFigure> figures) {
     Map<String, Map<String, DeviceFigure>> byCase = new LinkedHashMap<>();

@@ -39,13 +39,14 @@ final class SettingNotes {
     }
     if (!Objects.equals(baseline.deviceName(), candidate.deviceName())) {
       rest.add("different models: " + baseline.deviceName() + " vs " + candidate.deviceName());
-    } else if (!Objects.equals(baseline.fingerprint(), candidate.fingerprint())) {
+    } else if (known(baseline.fingerprint(), candidate.fingerprint())
+        && !baseline.fingerprint().equals(candidate.fingerprint())) {
       rest.add("another device of the same model (fingerprint " + baseline.fingerprint() + " vs "
           + candidate.fingerprint() + ")");
     }
     changed(rest, "driver", baseline.driver(), candidate.driver());
     changed(rest, "agent", baseline.agentVersion(), candidate.agentVersion());
-    if (!Objects.equals(baseline.fatbinHash(), candidate.fatbinHash())) {
+    if (known(baseline.fatbinHash(), candidate.fatbinHash()) && !baseline.fatbinHash().equals(candidate.fatbinHash())) {
       rest.add("kernels rebuilt (fatbin " + abbreviate(baseline.fatbinHash()) + " → "
           + abbreviate(candidate.fatbinHash()) + ")");
     }
@@ -75,8 +76,13 @@ final class SettingNotes {
     }
   }
 
+  /** Both sides state it: a CSV file states no driver, and that is no difference. */
+  private static boolean known(String before, String after) {
+    return before != null && after != null;
+  }
+
   private static void changed(List<String> notes, String what, String before, String after) {
-    if (!Objects.equals(before, after)) {
+    if (known(before, after) && !before.equals(after)) {
       notes.add(what + " " + before + " → " + after);
     }
   }

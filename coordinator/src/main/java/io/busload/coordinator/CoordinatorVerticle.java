@@ -3,10 +3,12 @@ package io.busload.coordinator;
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.RestApi;
+import io.busload.coordinator.api.VerdictRoutes;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.schedule.Leadership;
 import io.busload.coordinator.schedule.Scheduler;
 import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.Schedules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -111,7 +113,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       queues.restore(remembered.active());
       Analysis analysis = new Analysis(store);
       Schedules schedules = new Schedules(store);
-      RegressionWatch regressions = new RegressionWatch(vertx, analysis, clock);
+      VerdictStore verdicts = new VerdictStore(store);
+      RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
       Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())
@@ -141,7 +144,8 @@ public final class CoordinatorVerticle extends VerticleBase {
           : Future.succeededFuture();
       return intakeReady
           .compose(ready -> vertx.createHttpServer(remembered.http())
-              .requestHandler(api.router())
+              .requestHandler(new VerdictRoutes(vertx, store, analysis, verdicts, remembered.tokens(), clock)
+                  .mount(api.router()))
               .listen())
           .onSuccess(listening -> {
             server = listening;

@@ -30,16 +30,16 @@ final class CoordinatorResults {
 
   /** Every result of the sweep; the id must name a sweep the coordinator knows. */
   List<Measured> sweep(String id) throws BadInputException {
+    List<Measured> results = results("sweepId=" + encode(id));
+    if (!results.isEmpty()) {
+      return results;
+    }
     HttpResponse<String> sweep = get("api/sweeps/" + encode(id));
     if (sweep.statusCode() == 404) {
       throw new BadInputException("unknown sweep '" + id + "' on " + base);
     }
     check(sweep, "sweep '" + id + "'");
-    List<Measured> results = results("sweepId=" + encode(id));
-    if (results.isEmpty()) {
-      throw new BadInputException("sweep '" + id + "' on " + base + " has no results yet");
-    }
-    return results;
+    throw new BadInputException("sweep '" + id + "' on " + base + " has no results yet");
   }
 
   /** The newest result of each kernel case measured on the device. */

@@ -36,17 +36,7 @@ record Measured(String kernel, String params, String deviceId, String deviceName
 
   /** Bytes per second per sample (higher is better), or why this result cannot be compared. */
   Side side(String label) {
-    Setting setting = new Setting(deviceName, fingerprint, driver, agentVersion, fatbinHash,
-        Conditions.fromMethod(method));
-    if (!valid) {
-      return Side.unusable(label, setting, "is invalid: " + (problem == null ? "its output check failed" : problem));
-    }
-    if (sampleSeconds.isEmpty()) {
-      return Side.unusable(label, setting, "holds no raw samples (a CSV written before the sampleSeconds column)");
-    }
-    if (bytes <= 0) {
-      return Side.unusable(label, setting, "counts no bytes moved, so it has no bandwidth");
-    }
-    return Side.of(label, sampleSeconds.stream().filter(s -> s > 0).map(s -> bytes / s).toList(), setting);
+    return Side.ofResult(label, new Setting(deviceName, fingerprint, driver, agentVersion, fatbinHash,
+        Conditions.fromMethod(method)), valid, problem, sampleSeconds, bytes);
   }
 }

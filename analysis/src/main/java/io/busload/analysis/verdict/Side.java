@@ -19,6 +19,26 @@ public record Side(String label, List<Double> values, Setting setting, String un
     return new Side(label, List.of(), setting, why);
   }
 
+  /**
+   * A measured result's side: its bandwidth per sample ({@code bytes / seconds}), or why it has none.
+   *
+   * @param problem the first mismatch or error of an invalid result (null: none stated)
+   * @param sampleSeconds seconds per launch, one per sample (empty: the source held none)
+   */
+  public static Side ofResult(String label, Setting setting, boolean valid, String problem, List<Double> sampleSeconds,
+      long bytes) {
+    if (!valid) {
+      return unusable(label, setting, "is invalid: " + (problem == null ? "its output check failed" : problem));
+    }
+    if (sampleSeconds.isEmpty()) {
+      return unusable(label, setting, "holds no raw samples (a CSV written before the sampleSeconds column)");
+    }
+    if (bytes <= 0) {
+      return unusable(label, setting, "counts no bytes moved, so it has no bandwidth");
+    }
+    return of(label, sampleSeconds.stream().filter(s -> s > 0).map(s -> bytes / s).toList(), setting);
+  }
+
   double[] array() {
     return values.stream().mapToDouble(Double::doubleValue).toArray();
   }

@@ -1,0 +1,287 @@
+package io.busload.coordinator.store;
+
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * What the verdicts of issue 13 read and write: series with their samples, E-Divisive's change points, operators'
+ * accepted-change marks, the figures the cohort check compares. Its own class (one store per aggregate); it reads
+ * the results table and never writes it.
+ */
+public final class VerdictStore {
+  private final Store store;
+
+  public VerdictStore(Store store) {
+    this.store = store;
+  }
+
+  /** One valid result of a series, as the change detectors and the A/B verdict need it. */
+  public record Point(UUID resultId, Instant measuredAt, double bandwidth, List<Double> samples, long bytes,
+      String model, String fingerprint, String driverVersion, String agentVersion, String fatbinHash, String method) {}
+
+  /**
+   * The newest {@code limit} valid results of one series measured before {@code before} and at or after
+   * {@code since} (null: no lower bound), newest first.
+   */
+  public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, samples, bytes, model,"
+          + " fingerprint, driver_version, agent_version, fatbin_hash, (result_json::jsonb) ->> 'method' FROM results"
+          + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
+          + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?")) {
+        s.setString(1, deviceId);
+        s.setString(2, kernel);
+        s.setString(3, params);
+        s.setObject(4, Store.timestamp(before));
+        s.setObject(5, Store.timestamp(since));
+        s.setObject(6, Store.timestamp(since));
+        s.setInt(7, limit);
+        try (ResultSet rs = s.executeQuery()) {
+          List<Point> points = new ArrayList<>();
+          while (rs.next()) {
+            points.add(new Point(rs.getObject(1, UUID.class), Store.instant(rs, 2), rs.getDouble(3),
+                doubles(rs.getArray(4)), rs.getLong(5), rs.getString(6), rs.getString(7), rs.getString(8),
+                rs.getString(9), rs.getString(10), rs.getString(11)));
+          }
+          return points;
+        }
+      }
+    });
+  }
+
+  private static List<Double> doubles(Array array) throws SQLException {
+    if (array == null) {
+      return List.of();
+    }
+    Object values = array.getArray();
+    return values instanceof Double[] boxed ? Arrays.asList(boxed) : List.of();
+  }
+
+  /** The devices that measured a kernel case, for the History view's annotations. */
+  public List<String> devicesOf(String kernel, String params) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT DISTINCT device_id FROM results WHERE kernel = ? AND params = ? AND valid ORDER BY device_id")) {
+        s.setString(1, kernel);
+        s.setString(2, params);
+        try (ResultSet rs = s.executeQuery()) {
+          List<String> devices = new ArrayList<>();
+          while (rs.next()) {
+            devices.add(rs.getString(1));
+          }
+          return devices;
+        }
+      }
+    });
+  }
+
+  // ---- change points found on arrival
+
+  /**
+   * A level shift E-Divisive announced.
+   *
+   * @param verdictJson the A/B verdict of the runs after the change against those before, as JSON
+   */
+  public record StoredChangePoint(UUID id, String deviceId, String model, String kernel, String params, String kind,
+      UUID firstResultId, UUID announcedResultId, double beforeMedian, double afterMedian, double changeFraction,
+      double noiseSigma, double pValue, String verdictJson, Instant measuredAt, Instant detectedAt) {}
+
+  /** Stores the change points; one already stored for the same series and first result is left as it is. */
+  public void insertChangePoints(List<StoredChangePoint> changes) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("INSERT INTO change_points (id, device_id, model, kernel, params,"
+          + " kind, first_result_id, announced_result_id, before_median, after_median, change_fraction, noise_sigma,"
+          + " p_value, verdict_json, measured_at, detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT DO NOTHING")) {
+        for (StoredChangePoint ch : changes) {
+          s.setObject(1, ch.id());
+          s.setString(2, ch.deviceId());
+          s.setString(3, ch.model());
+          s.setString(4, ch.kernel());
+          s.setString(5, ch.params());
+          s.setString(6, ch.kind());
+          s.setObject(7, ch.firstResultId());
+          s.setObject(8, ch.announcedResultId());
+          s.setDouble(9, ch.beforeMedian());
+          s.setDouble(10, ch.afterMedian());
+          s.setDouble(11, ch.changeFraction());
+          s.setDouble(12, ch.noiseSigma());
+          s.setDouble(13, ch.pValue());
+          s.setString(14, ch.verdictJson());
+          s.setObject(15, Store.timestamp(ch.measuredAt()));
+          s.setObject(16, Store.timestamp(ch.detectedAt()));
+          s.addBatch();
+        }
+        s.executeBatch();
+      }
+      return null;
+    });
+  }
+
+  /** Stored change points, newest first; each filter may be null. */
+  public List<StoredChangePoint> changePoints(String deviceId, String kernel, String params, int limit) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, model, kernel, params, kind, first_result_id,"
+          + " announced_result_id, before_median, after_median, change_fraction, noise_sigma, p_value, verdict_json,"
+          + " measured_at, detected_at FROM change_points WHERE (?::text IS NULL OR device_id = ?)"
+          + " AND (?::text IS NULL OR kernel = ?) AND (?::text IS NULL OR params = ?)"
+          + " ORDER BY detected_at DESC, id DESC LIMIT ?")) {
+        s.setString(1, deviceId);
+        s.setString(2, deviceId);
+        s.setString(3, kernel);
+        s.setString(4, kernel);
+        s.setString(5, params);
+        s.setString(6, params);
+        s.setInt(7, limit);
+        try (ResultSet rs = s.executeQuery()) {
+          List<StoredChangePoint> found = new ArrayList<>();
+          while (rs.next()) {
+            found.add(new StoredChangePoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                rs.getString(4), rs.getString(5), rs.getString(6), rs.getObject(7, UUID.class),
+                rs.getObject(8, UUID.class), rs.getDouble(9), rs.getDouble(10), rs.getDouble(11), rs.getDouble(12),
+                rs.getDouble(13), rs.getString(14), Store.instant(rs, 15), Store.instant(rs, 16)));
+          }
+          return found;
+        }
+      }
+    });
+  }
+
+  // ---- accepted changes
+
+  /**
+   * An operator's mark: the baseline of the series restarts at {@code from}.
+   *
+   * @param kernel null: every kernel of the device
+   * @param params null: every params of the kernel
+   * @param acceptedBy the name of the API token that made it
+   */
+  public record AcceptedChange(UUID id, String deviceId, String kernel, String params, Instant from, String acceptedBy,
+      String reason, Instant createdAt) {}
+
+  public void insertAccepted(AcceptedChange mark) {
+    store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("INSERT INTO accepted_changes (id, device_id, kernel, params,"
+          + " from_time, accepted_by, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+        s.setObject(1, mark.id());
+        s.setString(2, mark.deviceId());
+        s.setString(3, mark.kernel());
+        s.setString(4, mark.params());
+        s.setObject(5, Store.timestamp(mark.from()));
+        s.setString(6, mark.acceptedBy());
+        s.setString(7, mark.reason());
+        s.setObject(8, Store.timestamp(mark.createdAt()));
+        s.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Marks that apply to a device (and to a kernel case of it, when given: marks for the whole device or kernel
+   * apply too), newest {@code from} first.
+   */
+  public List<AcceptedChange> accepted(String deviceId, String kernel, String params, int limit) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, kernel, params, from_time, accepted_by,"
+          + " reason, created_at FROM accepted_changes WHERE (?::text IS NULL OR device_id = ?)"
+          + " AND (?::text IS NULL OR kernel IS NULL OR kernel = ?) AND (?::text IS NULL OR params IS NULL OR params = ?)"
+          + " ORDER BY from_time DESC, id DESC LIMIT ?")) {
+        s.setString(1, deviceId);
+        s.setString(2, deviceId);
+        s.setString(3, kernel);
+        s.setString(4, kernel);
+        s.setString(5, params);
+        s.setString(6, params);
+        s.setInt(7, limit);
+        try (ResultSet rs = s.executeQuery()) {
+          List<AcceptedChange> found = new ArrayList<>();
+          while (rs.next()) {
+            found.add(new AcceptedChange(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                rs.getString(4), Store.instant(rs, 5), rs.getString(6), rs.getString(7), Store.instant(rs, 8)));
+          }
+          return found;
+        }
+      }
+    });
+  }
+
+  /** Where a series' baseline starts: the newest accepted mark or stored change point of it, or null. */
+  public Instant baselineStart(String deviceId, String kernel, String params) {
+    Optional<Instant> mark = accepted(deviceId, kernel, params, 1).stream().map(AcceptedChange::from).findFirst();
+    Optional<Instant> change = changePoints(deviceId, kernel, params, 1).stream().map(StoredChangePoint::measuredAt)
+        .findFirst();
+    return mark.isEmpty() ? change.orElse(null) : change.isEmpty() || mark.get().isAfter(change.get()) ? mark.get()
+        : change.get();
+  }
+
+  // ---- the cohort check's figures and the REST comparison's results
+
+  /** One device's figure for one kernel case: the median of its newest valid results' bandwidths. */
+  public record Figure(String deviceId, String model, String driverVersion, String kernel, String params,
+      List<Double> bandwidths, List<String> methods) {}
+
+  /** Every device's newest {@code perCase} valid results of each kernel case measured since {@code since}. */
+  public List<Figure> figures(Instant since, int perCase) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement("SELECT device_id, model, driver_version, kernel, params,"
+          + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg((result_json::jsonb) ->> 'method'"
+          + " ORDER BY measured_at DESC) FROM (SELECT device_id, model, driver_version, kernel, params, bandwidth,"
+          + " result_json, measured_at, row_number() OVER (PARTITION BY device_id, kernel, params"
+          + " ORDER BY measured_at DESC) AS n FROM results WHERE valid AND measured_at >= ?) newest WHERE n <= ?"
+          + " GROUP BY device_id, model, driver_version, kernel, params ORDER BY kernel, params, device_id")) {
+        s.setObject(1, Store.timestamp(since));
+        s.setInt(2, perCase);
+        try (ResultSet rs = s.executeQuery()) {
+          List<Figure> figures = new ArrayList<>();
+          while (rs.next()) {
+            Object methods = rs.getArray(7).getArray();
+            figures.add(new Figure(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                doubles(rs.getArray(6)), methods instanceof String[] m ? Arrays.asList(m) : List.of()));
+          }
+          return figures;
+        }
+      }
+    });
+  }
+
+  /** Every result of a sweep; empty for a sweep without results (or none by that id). */
+  public List<KernelResult> sweepResults(String sweepId) {
+    return results("SELECT result_json FROM results WHERE sweep_id = ? ORDER BY measured_at", sweepId);
+  }
+
+  /** The newest result of each kernel case measured on the device. */
+  public List<KernelResult> deviceLatest(String deviceId) {
+    return results("SELECT DISTINCT ON (kernel, params) result_json FROM results WHERE device_id = ?"
+        + " ORDER BY kernel, params, measured_at DESC", deviceId);
+  }
+
+  private List<KernelResult> results(String sql, String key) {
+    return store.inTransaction(c -> {
+      try (PreparedStatement s = c.prepareStatement(sql)) {
+        s.setString(1, key);
+        try (ResultSet rs = s.executeQuery()) {
+          List<KernelResult> results = new ArrayList<>();
+          while (rs.next()) {
+            results.add(JsonCodec.fromJson(rs.getString(1).getBytes(StandardCharsets.UTF_8), KernelResult.class));
+          }
+          return results;
+        }
+      }
+    });
+  }
+}

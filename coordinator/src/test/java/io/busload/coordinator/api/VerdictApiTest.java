@@ -1,0 +1,244 @@
+package io.busload.coordinator.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.Http;
+import io.busload.coordinator.analysis.RegressionWatch;
+import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.KernelResult;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Issue 13's REST resources and {@code busload compare --coordinator}, over real HTTP and a real PostgreSQL. */
+class VerdictApiTest {
+  private static final Instant T = Instant.parse("2026-11-01T00:00:00Z");
+  private static final String STRIDE_4 = "elements%3D1024%3Bstride%3D4";
+  private final List<DeviceInfo> gpus = new ArrayList<>();
+
+  @TempDir Path dir;
+  private Vertx vertx;
+  private Coordinator coordinator;
+  private Http http;
+  private final SplittableRandom random = new SplittableRandom(13);
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
+    http = new Http(coordinator.httpPort());
+    for (int i = 0; i < 6; i++) {
+      gpus.add(Fixtures.gpu("g" + i, 0));
+    }
+    assertThat(send(Fixtures.hello("a1", gpus.toArray(DeviceInfo[]::new))).ok()).isTrue();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    coordinator.stop().await(20, TimeUnit.SECONDS);
+    vertx.close().await(20, TimeUnit.SECONDS);
+  }
+
+  private Ack send(Object body) {
+    String address = body instanceof KernelResult ? Addresses.RESULTS : Addresses.AGENT_HELLO;
+    try {
+      return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no reply on " + address, e);
+    }
+  }
+
+  /** A stride=4 result at {@code bandwidth} B/s, its 10 samples spread 0.2% around it. */
+  private KernelResult result(DeviceInfo device, String sweep, double bandwidth, Instant at) {
+    KernelResult r = Fixtures.result(sweep, "run-" + sweep, "a1", device, 4, true, at);
+    List<Double> samples = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      samples.add(r.bytes() / (bandwidth * (1 + 0.002 * (random.nextDouble() - 0.5))));
+    }
+    double median = r.bytes() / bandwidth;
+    return new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(),
+        r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), true, List.of(), median, median, median, 0.002,
+        samples, 10, 5, r.bytesRead(), r.bytesWritten(), r.bytes(), bandwidth, "GPU before: sm 1980 MHz, mem 2619 MHz, "
+        + "40 C, throttle reasons 0x0, no other processes; after: sm 1980 MHz, mem 2619 MHz, 41 C, throttle reasons "
+        + "0x0, no other processes", r.measuredAt());
+  }
+
+  private double noisy(double level) {
+    return level * (1 + 0.002 * (random.nextDouble() - 0.5));
+  }
+
+  @Test
+  void changePoint_levelDropsFivePercent_recordedOnceWithItsSlowerVerdictAndPublished() throws Exception {
+    BlockingQueue<JsonObject> published = new LinkedBlockingQueue<>();
+    vertx.eventBus().<JsonObject>consumer(RegressionWatch.LIVE_REGRESSIONS, m -> published.add(m.body()));
+    DeviceInfo gpu = gpus.getFirst();
+    List<KernelResult> sent = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      KernelResult r = result(gpu, "s" + i, noisy(i < 20 ? 2.0e12 : 1.9e12), T.plusSeconds(3600L * i));
+      sent.add(r);
+      assertThat(send(r).ok()).isTrue();
+    }
+
+    JsonObject event = null;
+    for (JsonObject e = published.poll(10, TimeUnit.SECONDS); e != null; e = published.poll(2, TimeUnit.SECONDS)) {
+      if ("e-divisive".equals(e.getString("method"))) {
+        event = e;
+      }
+    }
+    assertThat(event).as("an E-Divisive change point published").isNotNull();
+    JsonNode listed = Http.json(http.get("/api/change-points?device=" + gpu.id()));
+    assertThat(listed).hasSize(1);
+    JsonNode change = listed.get(0);
+    assertThat(change.get("kind").asText()).isEqualTo("REGRESSION");
+    assertThat(change.get("firstResultId").asText()).isEqualTo(sent.get(20).id().toString());
+    assertThat(change.get("changeFraction").asDouble()).isBetween(-0.06, -0.04);
+    assertThat(change.get("verdict").get("verdict").asText()).isEqualTo("SLOWER");
+    assertThat(change.get("verdict").get("relative").asDouble()).isBetween(-0.06, -0.04);
+
+    JsonNode annotations = Http.json(http.get("/api/history/annotations?kernel=stride_copy_fp32&params=" + STRIDE_4));
+    assertThat(annotations).hasSize(1);
+    assertThat(annotations.get(0).get("points").asInt()).isEqualTo(30);
+    assertThat(annotations.get(0).get("changePoints")).hasSize(1);
+    assertThat(annotations.get(0).get("changePoints").get(0).get("resultId").asText())
+        .isEqualTo(sent.get(20).id().toString());
+    assertThat(annotations.get(0).get("regressions").size()).isPositive();
+  }
+
+  @Test
+  void acceptedChange_withoutReason_refusedNamingWhyAndNothingStored() {
+    HttpResponse<String> refused = http.post("/api/accepted-changes", "{\"device\":\"" + gpus.getFirst().id()
+        + "\",\"why\":\"  \"}");
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(Http.json(refused).get("field").asText()).isEqualTo("why");
+    HttpResponse<String> unknown = http.post("/api/accepted-changes", "{\"device\":\"nope/cuda:9\",\"why\":\"new\"}");
+    assertThat(unknown.statusCode()).isEqualTo(400);
+    assertThat(Http.json(unknown).get("detail").asText()).isEqualTo("unknown device 'nope/cuda:9'");
+    assertThat(Http.json(http.get("/api/accepted-changes"))).isEmpty();
+  }
+
+  @Test
+  void acceptedChange_withReason_restartsTheBaselineAndChangesNoResult() throws Exception {
+    DeviceInfo gpu = gpus.getFirst();
+    for (int i = 0; i < 10; i++) {
+      assertThat(send(result(gpu, "s", noisy(2.0e12), T.plusSeconds(3600L * i))).ok()).isTrue();
+    }
+    String before = http.get("/api/results?device=" + gpu.id()).body();
+    Instant from = T.plusSeconds(3600L * 10);
+
+    HttpResponse<String> accepted = http.post("/api/accepted-changes", "{\"device\":\"" + gpu.id() + "\",\"kernel\":"
+        + "\"stride_copy_fp32\",\"from\":\"" + from + "\",\"why\":\"driver 13.1: the new level is expected\"}");
+
+    assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+    JsonNode mark = Http.json(accepted);
+    assertThat(mark.get("acceptedBy").asText()).isEqualTo("tests");
+    assertThat(mark.get("reason").asText()).isEqualTo("driver 13.1: the new level is expected");
+    assertThat(http.get("/api/results?device=" + gpu.id()).body()).isEqualTo(before);
+    // 20% lower after the mark: the z-score's history starts at the mark, so this is no regression (without the
+    // mark it is one: ScheduleAndAnalysisApiTest.results_dropAfterStableHistory_recordedListedAndPublished).
+    for (int i = 10; i < 14; i++) {
+      assertThat(send(result(gpu, "s", noisy(1.6e12), T.plusSeconds(3600L * i))).ok()).isTrue();
+    }
+    Thread.sleep(1000);
+    assertThat(Http.json(http.get("/api/regressions?device=" + gpu.id()))).isEmpty();
+    JsonNode listed = Http.json(http.get("/api/accepted-changes?device=" + gpu.id() + "&kernel=stride_copy_fp32"));
+    assertThat(listed).hasSize(1);
+    assertThat(listed.get(0).get("from").asText()).isEqualTo(from.toString());
+    JsonNode annotations = Http.json(http.get("/api/history/annotations?kernel=stride_copy_fp32&params=" + STRIDE_4
+        + "&device=" + gpu.id()));
+    assertThat(annotations.get(0).get("accepted")).hasSize(1);
+    // The step sits at the mark: the history is cut there, so no change point is drawn across it.
+    assertThat(annotations.get(0).get("changePoints")).isEmpty();
+  }
+
+  private void twoSweeps() {
+    DeviceInfo gpu = gpus.getFirst();
+    assertThat(send(result(gpu, "sweep-a", 2.0e12, T)).ok()).isTrue();
+    KernelResult memcpyA = Fixtures.result("sweep-a", "run-a", "a1", gpu, 8, true, T);
+    assertThat(send(memcpyA).ok()).isTrue();
+    assertThat(send(result(gpu, "sweep-b", 1.8e12, T.plusSeconds(60))).ok()).isTrue();
+    KernelResult memcpyB = Fixtures.result("sweep-b", "run-b", "a1", gpu, 8, true, T.plusSeconds(60));
+    assertThat(send(memcpyB).ok()).isTrue();
+  }
+
+  @Test
+  void verdicts_twoSweeps_stridedCopySlowerWithItsInterval() {
+    twoSweeps();
+    JsonNode body = Http.json(http.get("/api/verdicts?baseline=sweep-a&candidate=sweep:sweep-b"));
+    JsonNode rows = body.get("rows");
+    assertThat(rows).hasSize(2);
+    JsonNode strided = rows.get(0).get("params").asText().endsWith("stride=4") ? rows.get(0) : rows.get(1);
+    assertThat(strided.get("verdict").asText()).isEqualTo("SLOWER");
+    assertThat(strided.get("relative").asDouble()).isBetween(-0.11, -0.09);
+    assertThat(strided.get("relativeUpper").asDouble()).isNegative();
+    assertThat(body.get("counts").get("SLOWER").asInt()).isEqualTo(1);
+    // The stride=8 results have 3 samples each: too few for a verdict, and it says so.
+    JsonNode few = strided == rows.get(0) ? rows.get(1) : rows.get(0);
+    assertThat(few.get("verdict").asText()).isEqualTo("UNCLEAR");
+    assertThat(few.get("reason").asText()).contains("has 3 samples; a verdict needs at least 5 on each side");
+
+    HttpResponse<String> unknown = http.get("/api/verdicts?baseline=sweep-zz&candidate=sweep-b");
+    assertThat(unknown.statusCode()).isEqualTo(400);
+    assertThat(Http.json(unknown).get("field").asText()).isEqualTo("baseline");
+    assertThat(Http.json(unknown).get("detail").asText()).contains("'sweep-zz'");
+  }
+
+  @Test
+  void compareCli_twoSweepsOnTheCoordinator_exit1ThenUnknownSweepExit2() {
+    twoSweeps();
+    String url = "http://127.0.0.1:" + coordinator.httpPort();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = io.busload.agent.Main.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("compare", "--coordinator", url, "sweep-a", "sweep-b")).as(err.toString()).isEqualTo(1);
+    assertThat(out.toString()).contains("| stride_copy_fp32 | elements=1024;stride=4 |").contains("**SLOWER**")
+        .contains("0 FASTER, 1 SLOWER");
+    assertThat(cli.execute("compare", "--coordinator", url, "sweep-a", "sweep-a")).as(err.toString()).isZero();
+    assertThat(cli.execute("compare", "--coordinator", url, "device:" + gpus.getFirst().id(), "sweep-a"))
+        .as(err.toString()).isZero();
+    assertThat(cli.execute("compare", "--coordinator", url, "sweep-a", "sweep-zz")).isEqualTo(2);
+    assertThat(err.toString()).contains("CANDIDATE 'sweep-zz': no such file, and " + url
+        + " knows no sweep or device by that id");
+  }
+
+  @Test
+  void cohortFlags_oneCardTenPercentSlowAmongSix_flaggedInWords() {
+    for (int d = 0; d < gpus.size(); d++) {
+      double level = d == 2 ? 1.8e12 : 2.0e12 * (1 + 0.004 * (d - 2.5));
+      for (int i = 0; i < 3; i++) {
+        assertThat(send(result(gpus.get(d), "s", noisy(level), Instant.now().minusSeconds(600L * i))).ok()).isTrue();
+      }
+    }
+    JsonNode body = Http.json(http.get("/api/cohort-flags"));
+    assertThat(body.get("figures").asInt()).isEqualTo(6);
+    JsonNode flags = body.get("flags");
+    assertThat(flags).hasSize(1);
+    assertThat(flags.get(0).get("deviceId").asText()).isEqualTo(gpus.get(2).id());
+    assertThat(flags.get(0).get("sentence").asText()).matches("this H100 is 1\\d% below its 5 peers on "
+        + "stride_copy_fp32 \\(elements=1024;stride=4\\), at the same clocks");
+    assertThat(Http.json(http.get("/api/cohort-flags?device=" + gpus.get(1).id())).get("flags")).isEmpty();
+    assertThat(http.get("/api/cohort-flags?days=0").statusCode()).isEqualTo(400);
+  }
+}

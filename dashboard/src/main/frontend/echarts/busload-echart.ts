@@ -6,15 +6,24 @@ import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkAreaComponent,
   MarkLineComponent,
   MarkPointComponent,
   TitleComponent,
+  ToolboxComponent,
   TooltipComponent,
 } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
 echarts.use([LineChart, BarChart, BoxplotChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent,
-  MarkPointComponent, TitleComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
+  MarkPointComponent, MarkAreaComponent, TitleComponent, TooltipComponent, DataZoomComponent, ToolboxComponent,
+  CanvasRenderer, SVGRenderer]);
+
+// Issue 13: every chart exports PNG and SVG from its toolbox. ECharts' own saveAsImage gives only the format of the
+// renderer in use, so the two buttons are custom features: PNG from the canvas at twice its pixels, SVG from the same
+// option drawn once more by the SVG renderer, off screen.
+const PNG_ICON = 'path://M4,4H28V28H4Z M8,22L14,14L19,20L22,16L26,22Z';
+const SVG_ICON = 'path://M4,4H28V28H4Z M9,20C12,10 20,10 23,20 M9,12H23';
 
 type Point = [number, number];
 type Option = echarts.EChartsCoreOption;
@@ -48,9 +57,9 @@ class BusloadEChart extends HTMLElement {
     this.chart = undefined;
   }
 
-  /** Replaces the whole option (a JSON string, as Java sends it). */
+  /** Replaces the whole option (a JSON string, as Java sends it), with the export toolbox added. */
   setOption(json: string) {
-    const option = JSON.parse(json) as Option;
+    const option = this.withToolbox(JSON.parse(json) as Option);
     if (this.chart) {
       this.chart.setOption(option, { notMerge: true });
     } else {
@@ -73,6 +82,63 @@ class BusloadEChart extends HTMLElement {
     } else {
       series.data = data;
     }
+  }
+
+  private withToolbox(option: Option): Option {
+    const o = option as any;
+    if (o.toolbox === false) {
+      delete o.toolbox;
+      return option;
+    }
+    o.toolbox = {
+      right: 12,
+      top: 0,
+      feature: {
+        myPng: { show: true, title: 'Save as PNG', icon: PNG_ICON, onclick: () => this.exportImage('png') },
+        mySvg: { show: true, title: 'Save as SVG', icon: SVG_ICON, onclick: () => this.exportImage('svg') },
+      },
+    };
+    return option;
+  }
+
+  /** The chart as an image file, downloaded as {id or "chart"}.png or .svg; what the toolbox buttons do. */
+  exportImage(type: 'png' | 'svg') {
+    if (!this.chart) {
+      return;
+    }
+    const name = `${this.id || 'chart'}.${type}`;
+    if (type === 'png') {
+      const url = this.chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff',
+        excludeComponents: ['toolbox'] });
+      this.download(url, name);
+      return;
+    }
+    const box = document.createElement('div');
+    const width = this.clientWidth || 800;
+    const height = this.clientHeight || 480;
+    box.style.cssText = `position:fixed;left:-10000px;top:0;width:${width}px;height:${height}px`;
+    document.body.appendChild(box);
+    const svg = echarts.init(box, undefined, { renderer: 'svg', width, height });
+    try {
+      const option = this.chart.getOption() as any;
+      option.toolbox = [];
+      option.animation = false;
+      svg.setOption(option, { notMerge: true });
+      const text = svg.renderToSVGString();
+      this.download(URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' })), name);
+    } finally {
+      svg.dispose();
+      box.remove();
+    }
+  }
+
+  private download(url: string, name: string) {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
   }
 
   /** The option as ECharts holds it now: what tests read to see what the chart shows. */

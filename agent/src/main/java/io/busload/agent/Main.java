@@ -2,10 +2,10 @@ package io.busload.agent;
 
 import io.busload.agent.verdicts.CompareCommand;
 import io.busload.agent.verdicts.EvaluateCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet. */
 @Command(name = "busload-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

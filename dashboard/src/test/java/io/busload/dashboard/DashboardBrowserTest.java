@@ -521,4 +521,166 @@ class DashboardBrowserTest {
     load("schedules", "schedules", "() => !!document.querySelector('#schedules-grid')");
     assertThat(loadMillis).allSatisfy((view, millis) -> assertThat(millis).as(view).isLessThan(2000));
   }
+
+  // ---- issue 13: links that reproduce a chart, exports, annotations, cohort marks
+
+  /** Clicks what {@code click} clicks and returns the downloaded file's name and bytes. */
+  private Map.Entry<String, byte[]> download(Runnable click) throws Exception {
+    com.microsoft.playwright.Download download = page.waitForDownload(click);
+    return Map.entry(download.suggestedFilename(), Files.readAllBytes(download.path()));
+  }
+
+  @Test
+  @Order(10)
+  void historyView_linkAndAnnotations_theCopiedAddressDrawsTheSameChartWithChangePointAndAcceptedMark()
+      throws Exception {
+    // Two weeks of a new kernel case on the H100 whose level drops 8% after day 8, and a mark accepting a change.
+    Instant start = Instant.now().minus(20, ChronoUnit.DAYS);
+    for (int day = 0; day < 16; day++) {
+      double bandwidth = (day < 8 ? 2.0e12 : 1.84e12) * (1 + 0.001 * (day % 3 - 1));
+      agentB.result(result(H100, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 1), bandwidth,
+          start.plus(day, ChronoUnit.DAYS), null, null, H100.driverVersion()));
+    }
+    post("/api/accepted-changes", "{\"device\":\"" + H100.id() + "\",\"kernel\":\"offset-copy-fp32\",\"from\":\""
+        + start.plus(14, ChronoUnit.DAYS).plus(1, ChronoUnit.HOURS) + "\",\"why\":\"new driver, new level expected\"}");
+
+    load("history", "history", chartHas("history-chart", "o.series && o.series.length >= 1"));
+    page.locator("#history-kernel input").fill("offset=1");
+    page.locator("vaadin-combo-box-item", new Page.LocatorOptions().setHasText("offset-copy-fp32  elements=16777216;"
+        + "offset=1")).click();
+    page.waitForFunction(chartHas("history-chart", "o.title[0].text.endsWith('offset-copy-fp32')"));
+    page.waitForFunction("() => location.search.includes('kernel=offset-copy-fp32')");
+    String link = page.url();
+    assertThat(link).contains("params=elements%3D16777216%3Boffset%3D1");
+    Object marks = chart("history-chart", "o.series.find(s => s.id === '" + H100.id() + "').markLine.data"
+        + ".map(d => d.name).join(' | ')");
+    assertThat(marks).asString().contains("change point -8.0% (2000.0 → 1840.0 GB/s)")
+        .contains("accepted by dashboard: new driver, new level expected");
+
+    Page other = browser.newPage();
+    try {
+      other.navigate(link);
+      other.waitForFunction(chartHas("history-chart", "o.title[0].text.endsWith('offset-copy-fp32')"));
+      assertThat(other.evaluate("() => document.querySelector('#history-chart').option().series.map(s => s.id "
+          + "+ ':' + (s.data || []).length).join(',')"))
+          .isEqualTo(chart("history-chart", "o.series.map(s => s.id + ':' + (s.data || []).length).join(',')"));
+      assertThat(other.evaluate("() => document.querySelector('#history-kernel input').value")).asString()
+          .isEqualTo("offset-copy-fp32  elements=16777216;offset=1");
+    } finally {
+      other.close();
+    }
+
+    // Through the dashboard (logged in since the schedules test): without a reason the mark is refused, naming why.
+    page.locator("#accept-why input").fill("");
+    page.locator("#accept-change").click();
+    page.waitForFunction("() => document.querySelector('#accept-message').textContent.includes('why')");
+    page.locator("#accept-why input").fill("card replaced");
+    page.locator("#accept-change").click();
+    page.waitForFunction("() => document.querySelector('#accept-message').textContent"
+        + ".startsWith('Accepted by operator via dashboard')");
+    page.waitForFunction(chartHas("history-chart", "o.series.some(s => s.markLine && s.markLine.data.some("
+        + "d => d.name === 'accepted by operator via dashboard: card replaced'))"));
+    screenshot("history-annotations");
+  }
+
+  @Test
+  @Order(11)
+  void compareView_linkWithSubjectsScaleAndAbSides_reopensTheSameChartAndVerdicts() throws Exception {
+    Instant at = Instant.now().minus(1, ChronoUnit.HOURS);
+    agentB.result(result(H100, "stride-copy-fp32", Map.of("elements", 1 << 24, "stride", 4), 1.0e12, at, "ab-base",
+        "ab-base-run", H100.driverVersion()));
+    agentB.result(result(H100, "stride-copy-fp32", Map.of("elements", 1 << 24, "stride", 4), 0.9e12,
+        at.plusSeconds(60), "ab-cand", "ab-cand-run", H100.driverVersion()));
+
+    load("compare", "compare", chartHas("compare-chart", "o.series && o.series.length >= 6"));
+    page.locator("#compare-scale vaadin-radio-button").nth(2).click();
+    page.waitForFunction("() => location.search.includes('scale=FRACTION_OF_PEAK')");
+    page.locator("#ab-baseline input").fill("sweep:ab-base");
+    page.keyboard().press("Enter");
+    page.locator("#ab-candidate input").fill("sweep:ab-cand");
+    page.keyboard().press("Enter");
+    page.waitForFunction("() => location.search.includes('candidate=sweep%3Aab-cand')");
+    page.waitForFunction("() => document.querySelector('#ab-summary').textContent.includes('1 SLOWER')");
+    assertThat(cells("verdicts-grid")).contains("stride-copy-fp32", "elements=16777216;stride=4", "SLOWER",
+        "-10.00% (");
+    String link = page.url();
+    assertThat(link).contains("subject=device%3A%20host-b%2Fcuda%3A0", "subject=device%3A%20host-c%2Fcuda%3A0",
+        "baseline=sweep%3Aab-base");
+
+    Page other = browser.newPage();
+    try {
+      other.navigate(link);
+      other.waitForFunction(chartHas("compare-chart", "o.yAxis[0].name.includes('theoretical peak')"));
+      other.waitForFunction("() => document.querySelector('#ab-summary').textContent.includes('1 SLOWER')");
+      String series = "o.series.map(s => s.name + '=' + s.data.join('/')).join(',')";
+      assertThat(other.evaluate("() => { const o = document.querySelector('#compare-chart').option(); return "
+          + series + "; }")).isEqualTo(chart("compare-chart", series));
+    } finally {
+      other.close();
+    }
+  }
+
+  @Test
+  @Order(12)
+  void charts_toolbox_pngAndSvgDownloads() throws Exception {
+    assertThat(chart("compare-chart", "Object.keys(o.toolbox[0].feature).join(',')")).isEqualTo("myPng,mySvg");
+    // Each toolbox button calls exportImage: what the test calls here.
+    assertThat(chart("compare-chart", "typeof o.toolbox[0].feature.myPng.onclick + typeof "
+        + "o.toolbox[0].feature.mySvg.onclick")).isEqualTo("functionfunction");
+    Map.Entry<String, byte[]> png = download(() -> page.evaluate(
+        "() => document.querySelector('#compare-chart').exportImage('png')"));
+    assertThat(png.getKey()).isEqualTo("compare-chart.png");
+    assertThat(png.getValue()).startsWith(0x89, 'P', 'N', 'G');
+    Map.Entry<String, byte[]> svg = download(() -> page.evaluate(
+        "() => document.querySelector('#compare-chart').exportImage('svg')"));
+    assertThat(svg.getKey()).isEqualTo("compare-chart.svg");
+    String text = new String(svg.getValue(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(text).startsWith("<svg").contains("theoretical peak");
+  }
+
+  @Test
+  @Order(13)
+  void tables_exportCsv_theRowsShownWithTheirHeaders() throws Exception {
+    Map.Entry<String, byte[]> verdicts = download(() -> page.locator("#verdicts-grid-csv").click());
+    assertThat(verdicts.getKey()).isEqualTo("verdicts.csv");
+    String csv = new String(verdicts.getValue(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(csv.replace("\"", "")).startsWith("Kernel,Params,Baseline GB/s,Candidate GB/s,Shift (95% interval),"
+        + "Verdict,Notes\r\n").contains("stride-copy-fp32,elements=16777216;stride=4,").contains(",SLOWER,");
+
+    load("history", "history?kernel=stride-copy-fp32&params=elements%3D16777216%3Bstride%3D1",
+        chartHas("history-chart", "o.series.find(s => s.id === 'regressions').data.length > 0"));
+    String regressions = new String(download(() -> page.locator("#changes-grid-csv").click()).getValue(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(regressions.replace("\"", "").lines().findFirst())
+        .hasValue("Measured at,Kind,Device,Bandwidth,Change,Environment change");
+    assertThat(regressions).contains("REGRESSION,host-b/cuda:0").contains("driverVersion 580.65 -> 590.10");
+  }
+
+  @Test
+  @Order(14)
+  void fleetAndCompare_oneOfFiveH100sTenPercentSlow_markedInWords() throws Exception {
+    List<DeviceInfo> cards = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      cards.add(new DeviceInfo("host-d/cuda:" + i, DeviceInfo.CUDA, H100.name(), "GPU-d" + i, "9.0", 132, 50L << 20,
+          80L << 30, 2_619_000_000L, 5120, 3.35e12, "580.65"));
+    }
+    try (FleetDouble agentD = new FleetDouble(coordinator.vertx(), "agent-d", "host-d", cards)) {
+      Instant at = Instant.now().minus(10, ChronoUnit.MINUTES);
+      for (int i = 0; i < cards.size(); i++) {
+        double bandwidth = (i == 3 ? 1.8e12 : 2.0e12) * (1 + 0.002 * i);
+        agentD.result(result(cards.get(i), "vector-copy-float4", Map.of("elements", 1 << 24), bandwidth, at, null,
+            null, "580.65"));
+      }
+      load("fleet", "fleet", "() => [...document.querySelectorAll('#fleet-grid vaadin-grid-cell-content')]"
+          + ".some(c => c.textContent.includes('\u26a0'))");
+      // 1.81 against the others' median of 2.006 TB/s; the seeded method states no clocks.
+      assertThat(cells("fleet-grid")).contains("\u26a0 this H100 is 9.7% below its 4 peers on "
+          + "vector-copy-float4 (elements=16777216), clocks not recorded");
+      // A hand-written link may name a device without the picker's "device: " prefix.
+      load("compare", "compare?subject=host-d%2Fcuda%3A3",
+          "() => document.querySelectorAll('#cohort-flags-grid vaadin-grid-cell-content').length > 4");
+      assertThat(cells("cohort-flags-grid")).contains("host-d/cuda:3", "below its 4 peers on vector-copy-float4");
+      screenshot("fleet-cohort");
+    }
+  }
 }

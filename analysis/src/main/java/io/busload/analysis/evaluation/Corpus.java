@@ -94,7 +94,7 @@ public final class Corpus {
   }
 
   /** Box-Muller: SplittableRandom has no nextGaussian, and this keeps the corpus the same on every JDK. */
-  static double gaussian(SplittableRandom random) {
+  public static double gaussian(SplittableRandom random) {
     return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.busload.analysis.evaluation.Corpus;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -15,13 +16,9 @@ class EDivisiveTest {
     SplittableRandom random = new SplittableRandom(seed);
     double[] x = new double[n];
     for (int i = 0; i < n; i++) {
-      x[i] = level * (1 + sigma * gaussian(random));
+      x[i] = level * (1 + sigma * Corpus.gaussian(random));
     }
     return x;
-  }
-
-  static double gaussian(SplittableRandom random) {
-    return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
   }
 
   @Test

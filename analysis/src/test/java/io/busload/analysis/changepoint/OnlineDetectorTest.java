@@ -2,6 +2,7 @@ package io.busload.analysis.changepoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.busload.analysis.evaluation.Corpus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +26,7 @@ class OnlineDetectorTest {
     SplittableRandom random = new SplittableRandom(seed);
     double[] x = new double[n];
     for (int i = 0; i < n; i++) {
-      x[i] = 100 * (1 + (i >= at ? step : 0) + sigma * EDivisiveTest.gaussian(random));
+      x[i] = 100 * (1 + (i >= at ? step : 0) + sigma * Corpus.gaussian(random));
     }
     return x;
   }

@@ -1,8 +1,8 @@
 package io.busload.coordinator.analysis;
 
+import io.busload.analysis.changepoint.RobustZScore;
 import io.busload.coordinator.store.Analysis.Change;
 import io.busload.coordinator.store.Analysis.HistoryPoint;
-import io.busload.analysis.changepoint.RobustZScore;
 import io.busload.coordinator.store.Params;
 import io.busload.protocol.KernelResult;
 import java.time.Instant;

@@ -2,13 +2,13 @@ package io.busload.coordinator.analysis;
 
 import io.busload.analysis.changepoint.ChangePoint;
 import io.busload.analysis.changepoint.OnlineDetector;
-import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Analysis.Change;
 import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Params;
-import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.coordinator.store.VerdictStore.StoredChangePoint;
+import io.busload.coordinator.store.VerdictStore;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;

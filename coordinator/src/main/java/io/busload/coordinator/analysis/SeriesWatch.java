@@ -43,8 +43,13 @@ final class SeriesWatch {
     }
   }
 
+  /**
+   * The z-score's history: the points of the current level only, so its baseline restarts at a change point as it
+   * does at an accepted mark (until 5 points of the new level exist, the z-score stays silent).
+   */
   List<HistoryPoint> zHistory() {
-    return RegressionWatch.zHistory(points);
+    int from = (int) Math.max(0, levelFrom - dropped);
+    return RegressionWatch.zHistory(points.subList(from, points.size()));
   }
 
   /** The new point; the change it makes certain, with the points before and after it, if any. */

@@ -18,9 +18,9 @@ import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Params;
 import io.busload.coordinator.store.Store;
-import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.VerdictStore.AcceptedChange;
 import io.busload.coordinator.store.VerdictStore.Point;
+import io.busload.coordinator.store.VerdictStore;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;
@@ -307,6 +307,10 @@ public final class VerdictRoutes {
     if (why.length() > MAX_REASON) {
       throw new BadInput("why", "at most " + MAX_REASON + " characters, got " + why.length());
     }
+    String by = text(body, "by");
+    if (by != null && by.length() > 200) {
+      throw new BadInput("by", "at most 200 characters, got " + by.length());
+    }
     String kernel = text(body, "kernel");
     String params = text(body, "params");
     if (params != null && kernel == null) {
@@ -321,8 +325,9 @@ public final class VerdictRoutes {
         throw new BadInput("from", "not an ISO-8601 instant such as 2026-11-01T00:00:00Z: '" + fromText + "'");
       }
     }
-    AcceptedChange mark = new AcceptedChange(UUID.randomUUID(), device, kernel, params, from, who, why,
-        clock.instant());
+    // The token is who the coordinator knows; "by" is the person a client (the dashboard) says it acts for.
+    AcceptedChange mark = new AcceptedChange(UUID.randomUUID(), device, kernel, params, from,
+        by == null ? who : by + " via " + who, why, clock.instant());
     blocking(() -> {
       if (!deviceKnown(device)) {
         throw new BadInput("device", "unknown device '" + device + "'");

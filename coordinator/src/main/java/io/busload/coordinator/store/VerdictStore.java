@@ -88,6 +88,25 @@ public final class VerdictStore {
 
   // ---- change points found on arrival
 
+  /** Device, kernel and params, each matched only when given: bound by {@link #bindSeries}. */
+  private static final String SERIES_FILTER = "(?::text IS NULL OR device_id = ?) AND (?::text IS NULL OR kernel = ?)"
+      + " AND (?::text IS NULL OR params = ?)";
+
+  /** As {@link #SERIES_FILTER}, and a mark for a whole device or kernel (null kernel or params) covers its cases. */
+  private static final String MARK_FILTER = "(?::text IS NULL OR device_id = ?)"
+      + " AND (?::text IS NULL OR kernel IS NULL OR kernel = ?) AND (?::text IS NULL OR params IS NULL OR params = ?)";
+
+  private static void bindSeries(PreparedStatement s, String deviceId, String kernel, String params, int limit)
+      throws SQLException {
+    s.setString(1, deviceId);
+    s.setString(2, deviceId);
+    s.setString(3, kernel);
+    s.setString(4, kernel);
+    s.setString(5, params);
+    s.setString(6, params);
+    s.setInt(7, limit);
+  }
+
   /**
    * A level shift E-Divisive announced.
    *
@@ -137,16 +156,9 @@ public final class VerdictStore {
     return store.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, model, kernel, params, kind, first_result_id,"
           + " announced_result_id, before_median, after_median, change_fraction, noise_sigma, p_value, verdict_json,"
-          + " measured_at, detected_at FROM change_points WHERE (?::text IS NULL OR device_id = ?)"
-          + " AND (?::text IS NULL OR kernel = ?) AND (?::text IS NULL OR params = ?)"
+          + " measured_at, detected_at FROM change_points WHERE " + SERIES_FILTER
           + " ORDER BY detected_at DESC, id DESC LIMIT ?")) {
-        s.setString(1, deviceId);
-        s.setString(2, deviceId);
-        s.setString(3, kernel);
-        s.setString(4, kernel);
-        s.setString(5, params);
-        s.setString(6, params);
-        s.setInt(7, limit);
+        bindSeries(s, deviceId, kernel, params, limit);
         try (ResultSet rs = s.executeQuery()) {
           List<StoredChangePoint> found = new ArrayList<>();
           while (rs.next()) {
@@ -198,16 +210,9 @@ public final class VerdictStore {
   public List<AcceptedChange> accepted(String deviceId, String kernel, String params, int limit) {
     return store.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, kernel, params, from_time, accepted_by,"
-          + " reason, created_at FROM accepted_changes WHERE (?::text IS NULL OR device_id = ?)"
-          + " AND (?::text IS NULL OR kernel IS NULL OR kernel = ?) AND (?::text IS NULL OR params IS NULL OR params = ?)"
+          + " reason, created_at FROM accepted_changes WHERE " + MARK_FILTER
           + " ORDER BY from_time DESC, id DESC LIMIT ?")) {
-        s.setString(1, deviceId);
-        s.setString(2, deviceId);
-        s.setString(3, kernel);
-        s.setString(4, kernel);
-        s.setString(5, params);
-        s.setString(6, params);
-        s.setInt(7, limit);
+        bindSeries(s, deviceId, kernel, params, limit);
         try (ResultSet rs = s.executeQuery()) {
           List<AcceptedChange> found = new ArrayList<>();
           while (rs.next()) {

@@ -186,6 +186,32 @@ public class CoordinatorClient {
     return Optional.of(read(request, new TypeReference<>() {}));
   }
 
+  /** Change points, z-score alarms and accepted marks of one kernel case, per device (issue 13). */
+  public List<Annotations> annotations(String kernel, String params) {
+    return read(get("api/history/annotations?kernel=" + encode(kernel) + "&params=" + encode(params)),
+        new TypeReference<>() {});
+  }
+
+  /**
+   * Two sweeps or devices ({@code sweep:ID}, {@code device:ID} or a bare id) compared on their raw samples; a
+   * shift counts from {@code threshold} (0.01 is 1%).
+   */
+  public Verdicts verdicts(String baseline, String candidate, double threshold) {
+    return read(get("api/verdicts?baseline=" + encode(baseline) + "&candidate=" + encode(candidate) + "&threshold="
+        + threshold), new TypeReference<>() {});
+  }
+
+  /** Accepts a change: the series' baseline restarts at its {@code from}; refused (400) without a reason. */
+  public Annotations.Accepted acceptChange(AcceptInput input) {
+    return read(withBody("POST", "api/accepted-changes", input), new TypeReference<>() {});
+  }
+
+  /** Devices outside their cohort's band, worst first. */
+  public List<CohortFlag> cohortFlags() {
+    JsonNode body = read(get("api/cohort-flags"), new TypeReference<JsonNode>() {});
+    return JsonCodec.MAPPER.convertValue(body.path("flags"), new TypeReference<List<CohortFlag>>() {});
+  }
+
   /** Regressions and improvements, newest first; {@code device} and {@code kernel} may be null. */
   public List<Change> changes(String device, String kernel, int limit) {
     StringBuilder path = new StringBuilder("api/regressions?limit=").append(limit);

@@ -3,6 +3,7 @@ package io.busload.dashboard.history;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.dashboard.base.ui.ChartOptions;
+import io.busload.dashboard.coordinator.Annotations;
 import io.busload.dashboard.coordinator.Change;
 import io.busload.dashboard.coordinator.HistoryPoint;
 import java.util.Comparator;
@@ -38,6 +39,15 @@ public final class History {
   }
 
   public static ObjectNode option(String kernel, String params, List<HistoryPoint> points, List<Change> changes) {
+    return option(kernel, params, points, changes, List.of());
+  }
+
+  /**
+   * With issue 13's annotations on each device's line: a solid vertical line where E-Divisive puts a change point of
+   * the whole history, a dashed grey one where an operator accepted a change (the baseline restarts there).
+   */
+  public static ObjectNode option(String kernel, String params, List<HistoryPoint> points, List<Change> changes,
+      List<Annotations> annotations) {
     ObjectNode option = ChartOptions.base("Bandwidth over time: " + kernel, params);
     option.putObject("tooltip").put("trigger", "item").put("formatter", "{a}<br/>{@[0]}: <b>{@[1]} GB/s</b>");
     ChartOptions.axis(option, "xAxis", "time", "measured at (UTC)");
@@ -54,11 +64,33 @@ public final class History {
       ArrayNode data = line.putArray("data");
       rows.stream().sorted(Comparator.comparing(HistoryPoint::measuredAt))
           .forEach(p -> data.addArray().add(p.measuredAt().toString()).add(ChartOptions.gigabytes(p.bandwidth())));
+      annotations.stream().filter(a -> a.deviceId().equals(device)).findFirst().ifPresent(a -> annotate(line, a));
     });
     marks(series, "regressions", "#d32f2f", "pin", changes.stream().filter(Change::regression).toList());
     marks(series, "improvements", "#2e7d32", "triangle",
         changes.stream().filter(c -> !c.regression()).toList());
     return option;
+  }
+
+  private static void annotate(ObjectNode line, Annotations a) {
+    if (a.changePoints().isEmpty() && a.accepted().isEmpty()) {
+      return;
+    }
+    ObjectNode markLine = line.putObject("markLine").put("symbol", "none").put("silent", false);
+    ArrayNode data = markLine.putArray("data");
+    for (Annotations.ChangePoint c : a.changePoints()) {
+      ObjectNode mark = data.addObject().put("xAxis", c.measuredAt().toString())
+          .put("name", "change point " + String.format(java.util.Locale.ROOT, "%+.1f%%", 100 * c.relativeShift())
+              + " (" + ChartOptions.gigabytes(c.before()) + " → " + ChartOptions.gigabytes(c.after()) + " GB/s)");
+      mark.putObject("lineStyle").put("color", "#6a1b9a").put("type", "solid").put("width", 2);
+      mark.putObject("label").put("formatter", "{b}").put("position", "insideEndTop");
+    }
+    for (Annotations.Accepted m : a.accepted()) {
+      ObjectNode mark = data.addObject().put("xAxis", m.from().toString())
+          .put("name", "accepted by " + m.acceptedBy() + ": " + m.reason());
+      mark.putObject("lineStyle").put("color", "#757575").put("type", "dashed").put("width", 2);
+      mark.putObject("label").put("formatter", "{b}").put("position", "insideStartTop");
+    }
   }
 
   private static void marks(ArrayNode series, String name, String color, String symbol, List<Change> changes) {

@@ -56,20 +56,61 @@ class ComparePicker extends HorizontalLayout {
     add(subjects, scale, published);
   }
 
-  /** Offers every device and every model; selects all devices the first time, so the view opens with bars. */
-  void offer(List<Device> devices) {
+  /**
+   * Offers every device and every model and selects {@code wanted} (a shared link's choice; subjects no longer known
+   * are offered too, so the link still shows what it named), or all devices the first time, so the view opens with
+   * bars.
+   */
+  void offer(List<Device> devices, Set<String> wanted) {
     Set<String> items = new TreeSet<>();
     devices.forEach(d -> {
       items.add(DEVICE + d.id());
       items.add(MODEL + d.model());
     });
+    items.addAll(wanted);
     Set<String> before = subjects.getValue();
     subjects.setItems(items);
-    if (before.isEmpty()) {
+    if (!wanted.isEmpty()) {
+      subjects.setValue(wanted);
+    } else if (before.isEmpty()) {
       subjects.setValue(devices.stream().map(d -> DEVICE + d.id()).collect(java.util.stream.Collectors.toSet()));
     } else {
       subjects.setValue(before);
     }
+  }
+
+  /**
+   * A subject as a link names it, in the picker's words: "device: ID" or "model: NAME"; a bare id (or "device:ID")
+   * is a device.
+   */
+  static String subject(String named) {
+    String s = named.strip();
+    if (s.startsWith(DEVICE) || s.startsWith(MODEL)) {
+      return s;
+    }
+    if (s.startsWith("device:") || s.startsWith("model:")) {
+      int colon = s.indexOf(':');
+      return s.substring(0, colon + 1) + " " + s.substring(colon + 1).strip();
+    }
+    return DEVICE + s;
+  }
+
+  /** The scale and the published figures as a shared link names them. */
+  void show(Scale wantedScale, boolean withPublished) {
+    scale.setValue(wantedScale);
+    published.setValue(withPublished);
+  }
+
+  Set<String> subjects() {
+    return subjects.getValue();
+  }
+
+  Scale scale() {
+    return scale.getValue();
+  }
+
+  boolean published() {
+    return published.getValue();
   }
 
   Registration addChangedListener(com.vaadin.flow.component.ComponentEventListener<Changed> listener) {

@@ -15,15 +15,18 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.auth.AnonymousAllowed;
 import com.vaadin.flow.shared.Registration;
 import io.busload.dashboard.base.ui.CoordinatorNotice;
+import io.busload.dashboard.base.ui.CsvTable;
 import io.busload.dashboard.base.ui.MainLayout;
+import io.busload.dashboard.coordinator.CohortFlag;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
 import io.busload.dashboard.coordinator.Run;
-import io.busload.dashboard.fleet.FleetRows;
 import io.busload.dashboard.fleet.FleetRows.Row;
+import io.busload.dashboard.fleet.FleetRows;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -37,33 +40,42 @@ import java.util.stream.Collectors;
 public class FleetView extends VerticalLayout {
   /** Agents heartbeat every 2 s (docs/contract.md); refreshing as often shows changes without flooding REST. */
   static final int REFRESH_MILLIS = 2_000;
+  /** The cohort check reads every device's newest results: once a minute is plenty for a card going bad. */
+  static final int COHORT_EVERY = 30;
   private static final int QUEUE_LIMIT = 10_000;
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneId.systemDefault());
 
   private final CoordinatorClient coordinator;
   private final Grid<Row> grid = new Grid<>();
+  private final CsvTable<Row> csv = new CsvTable<>(grid, "fleet.csv");
   private final Span summary = new Span();
   private final CoordinatorNotice notice = new CoordinatorNotice();
   private Registration polling;
+  /** Devices outside their cohort's band: "⚠ this H100 is 7% below its 11 peers on ... (and 3 more kernel cases)". */
+  private Map<String, String> cohort = Map.of();
+  private int polls;
 
   public FleetView(CoordinatorClient coordinator) {
     this.coordinator = coordinator;
     configureGrid();
-    add(summary, notice, grid);
+    add(summary, notice, grid, csv.link());
     setSizeFull();
   }
 
   private void configureGrid() {
     grid.setId("fleet-grid");
     grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
-    grid.addColumn(row -> row.host() + " / " + row.agentId()).setHeader("Host / agent").setAutoWidth(true);
-    grid.addColumn(Row::state).setHeader("State").setAutoWidth(true);
-    grid.addColumn(row -> formatTime(row.lastSeen())).setHeader("Last seen").setAutoWidth(true);
-    grid.addColumn(Row::deviceId).setHeader("Device").setAutoWidth(true);
-    grid.addColumn(Row::deviceName).setHeader("Name").setAutoWidth(true);
-    grid.addColumn(Row::fingerprint).setHeader("Fingerprint").setAutoWidth(true);
-    grid.addColumn(Row::queued).setHeader("Queued").setAutoWidth(true).setFlexGrow(0);
+    csv.column("Host / agent", row -> row.host() + " / " + row.agentId()).setAutoWidth(true);
+    csv.column("State", Row::state).setAutoWidth(true);
+    csv.column("Last seen", row -> formatTime(row.lastSeen())).setAutoWidth(true);
+    csv.column("Device", Row::deviceId).setAutoWidth(true);
+    csv.column("Name", Row::deviceName).setAutoWidth(true);
+    csv.column("Fingerprint", Row::fingerprint).setAutoWidth(true);
+    csv.column("Queued", Row::queued).setAutoWidth(true).setFlexGrow(0);
+    csv.column("Cohort", row -> cohort.getOrDefault(row.deviceId(), "")).setAutoWidth(true)
+        .setPartNameGenerator(row -> cohort.containsKey(row.deviceId()) ? "cohort-flag" : null);
+    csv.csvOnly("Running now", Row::now);
     grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setWidth("16em")
         .setFlexGrow(1);
     grid.setSizeFull();
@@ -110,6 +122,9 @@ public class FleetView extends VerticalLayout {
       var agents = coordinator.agents();
       Map<String, Integer> queued = coordinator.runs("QUEUED", null, QUEUE_LIMIT).stream()
           .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
+      if (polls++ % COHORT_EVERY == 0) {
+        cohort = marks(coordinator.cohortFlags());
+      }
       grid.setItems(FleetRows.of(agents, queued));
       long online = agents.stream().filter(a -> a.online()).count();
       long hosts = agents.stream().map(a -> a.host()).distinct().count();
@@ -119,6 +134,20 @@ public class FleetView extends VerticalLayout {
       // Keep the last rows: stale but labelled beats an empty table while the coordinator restarts.
       notice.show(e.getMessage());
     }
+  }
+
+  /** The worst flag of each flagged device, in words, with how many more kernel cases are flagged. */
+  static Map<String, String> marks(List<CohortFlag> flags) {
+    Map<String, List<CohortFlag>> byDevice = flags.stream().collect(Collectors.groupingBy(CohortFlag::deviceId,
+        java.util.LinkedHashMap::new, Collectors.toList()));
+    Map<String, String> marks = new java.util.LinkedHashMap<>();
+    byDevice.forEach((device, list) -> {
+      CohortFlag worst = list.stream().max(java.util.Comparator.comparingDouble(f -> Math.abs(f.relative())))
+          .orElseThrow();
+      marks.put(device, "\u26a0 " + worst.sentence() + (list.size() > 1 ? " (and " + (list.size() - 1)
+          + " more kernel case" + (list.size() > 2 ? "s" : "") + ")" : ""));
+    });
+    return marks;
   }
 
   private static String formatTime(Instant instant) {

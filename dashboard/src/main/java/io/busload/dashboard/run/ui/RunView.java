@@ -18,6 +18,7 @@ import com.vaadin.flow.server.streams.DownloadHandler;
 import com.vaadin.flow.server.streams.DownloadResponse;
 import io.busload.dashboard.base.ui.ChartOptions;
 import io.busload.dashboard.base.ui.CoordinatorNotice;
+import io.busload.dashboard.base.ui.CsvTable;
 import io.busload.dashboard.base.ui.MainLayout;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
@@ -46,14 +47,23 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   private final CoordinatorClient coordinator;
   private final H3 heading = new H3("Runs");
   private final Grid<Run> runs = new Grid<>();
+  private final CsvTable<Run> runsCsv = new CsvTable<>(runs, "runs.csv");
   private final HorizontalLayout exports = new HorizontalLayout();
   private final ECharts samples = new ECharts();
   private final Grid<KernelResult> results = new Grid<>();
+  private final CsvTable<KernelResult> resultsCsv = new CsvTable<>(results, "results.csv");
   private final Grid<Map.Entry<String, String>> fingerprint = new Grid<>();
+  private final CsvTable<Map.Entry<String, String>> fingerprintCsv = new CsvTable<>(fingerprint, "fingerprint.csv");
   private final H4 countersTitle = new H4("Hardware counters against the model (Nsight Compute, profiled kernels)");
   private final ECharts countersChart = new ECharts();
   private final Grid<RunDetail.CounterRow> counters = new Grid<>();
+  private final CsvTable<RunDetail.CounterRow> countersCsv = new CsvTable<>(counters, "counters.csv");
   private final CoordinatorNotice notice = new CoordinatorNotice();
+  // Each grid with its Export CSV link: shown and hidden together.
+  private final com.vaadin.flow.component.Component runsTable;
+  private final com.vaadin.flow.component.Component resultsTable;
+  private final com.vaadin.flow.component.Component fingerprintTable;
+  private final com.vaadin.flow.component.Component countersTable;
 
   public RunView(CoordinatorClient coordinator) {
     this.coordinator = coordinator;
@@ -62,17 +72,22 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     configureResults();
     configureFingerprint();
     configureCounters();
+    runsTable = runsCsv.withLink();
+    resultsTable = resultsCsv.withLink();
+    fingerprintTable = fingerprintCsv.withLink();
+    countersTable = countersCsv.withLink();
     // Counters right under the box plot: a flagged kernel is the first thing worth reading in a profiled run.
-    add(heading, notice, runs, exports, samples, countersTitle, counters, countersChart, results, fingerprint);
+    add(heading, notice, runsTable, exports, samples, countersTitle, countersTable, countersChart, resultsTable,
+        fingerprintTable);
   }
 
   private void configureRunList() {
     runs.setId("runs-grid");
-    runs.addColumn(Run::runId).setHeader("Run").setAutoWidth(true);
-    runs.addColumn(Run::sweepId).setHeader("Sweep").setAutoWidth(true);
-    runs.addColumn(Run::deviceId).setHeader("Device").setAutoWidth(true);
-    runs.addColumn(Run::state).setHeader("State").setAutoWidth(true);
-    runs.addColumn(r -> r.completed() + "/" + r.total()).setHeader("Done").setAutoWidth(true);
+    runsCsv.column("Run", Run::runId).setAutoWidth(true);
+    runsCsv.column("Sweep", Run::sweepId).setAutoWidth(true);
+    runsCsv.column("Device", Run::deviceId).setAutoWidth(true);
+    runsCsv.column("State", Run::state).setAutoWidth(true);
+    runsCsv.column("Done", r -> r.completed() + "/" + r.total()).setAutoWidth(true);
     runs.addItemClickListener(click -> getUI().ifPresent(ui -> ui.navigate(RunView.class, click.getItem().runId())));
     runs.setAllRowsVisible(true);
   }
@@ -85,26 +100,24 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   private void configureResults() {
     results.setId("results-grid");
     results.addThemeVariants(GridVariant.LUMO_WRAP_CELL_CONTENT);
-    results.addColumn(KernelResult::kernel).setHeader("Kernel").setAutoWidth(true);
-    results.addColumn(r -> History.params(r.params())).setHeader("Parameters").setAutoWidth(true);
-    results.addColumn(r -> r.valid() ? "valid" : "INVALID").setHeader("Check").setAutoWidth(true);
-    results.addColumn(r -> r.bandwidth() == null ? "" : ChartOptions.gigabytes(r.bandwidth()) + " GB/s")
-        .setHeader("Bandwidth").setAutoWidth(true);
-    results.addColumn(r -> ChartOptions.round(r.medianSeconds() * 1e6, 3) + " µs").setHeader("Median launch")
+    resultsCsv.column("Kernel", KernelResult::kernel).setAutoWidth(true);
+    resultsCsv.column("Parameters", r -> History.params(r.params())).setAutoWidth(true);
+    resultsCsv.column("Check", r -> r.valid() ? "valid" : "INVALID").setAutoWidth(true);
+    resultsCsv.column("Bandwidth", r -> r.bandwidth() == null ? "" : ChartOptions.gigabytes(r.bandwidth()) + " GB/s").setAutoWidth(true);
+    resultsCsv.column("Median launch", r -> ChartOptions.round(r.medianSeconds() * 1e6, 3) + " µs")
         .setAutoWidth(true);
-    results.addColumn(r -> ChartOptions.round(r.relativeSpread() * 100, 2) + " %").setHeader("Spread")
+    resultsCsv.column("Spread", r -> ChartOptions.round(r.relativeSpread() * 100, 2) + " %")
         .setAutoWidth(true);
-    results.addColumn(r -> r.samples().size()).setHeader("Samples").setAutoWidth(true);
-    results.addColumn(r -> r.counters() == null ? "" : r.counters().flagged() ? "FLAG vs model" : "as modelled")
-        .setHeader("Counters").setAutoWidth(true);
-    results.addColumn(r -> String.join("; ", r.mismatches())).setHeader("First mismatches").setFlexGrow(1);
+    resultsCsv.column("Samples", r -> r.samples().size()).setAutoWidth(true);
+    resultsCsv.column("Counters", r -> r.counters() == null ? "" : r.counters().flagged() ? "FLAG vs model" : "as modelled").setAutoWidth(true);
+    resultsCsv.column("First mismatches", r -> String.join("; ", r.mismatches())).setFlexGrow(1);
     results.setAllRowsVisible(true);
   }
 
   private void configureFingerprint() {
     fingerprint.setId("fingerprint-grid");
-    fingerprint.addColumn(Map.Entry::getKey).setHeader("Device fingerprint").setAutoWidth(true);
-    fingerprint.addColumn(Map.Entry::getValue).setHeader("").setFlexGrow(1);
+    fingerprintCsv.column("Device fingerprint", Map.Entry::getKey).setAutoWidth(true);
+    fingerprintCsv.column("", Map.Entry::getValue).setFlexGrow(1);
     fingerprint.setAllRowsVisible(true);
   }
 
@@ -115,16 +128,15 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     counters.setId("counters-grid");
     counters.addThemeVariants(GridVariant.LUMO_WRAP_CELL_CONTENT);
     // Fixed widths with wrapping: auto widths of these cells pushed the flag column off the screen.
-    counters.addColumn(RunDetail.CounterRow::kernel).setHeader("Kernel and parameters").setWidth("15em")
+    countersCsv.column("Kernel and parameters", RunDetail.CounterRow::kernel).setWidth("15em")
         .setFlexGrow(0);
-    counters.addColumn(RunDetail.CounterRow::loadSectors).setHeader("Load sectors per request, measured / model")
+    countersCsv.column("Load sectors per request, measured / model", RunDetail.CounterRow::loadSectors)
         .setWidth("8em").setFlexGrow(0);
-    counters.addColumn(RunDetail.CounterRow::storeSectors).setHeader("Store sectors per request, measured / model")
+    countersCsv.column("Store sectors per request, measured / model", RunDetail.CounterRow::storeSectors)
         .setWidth("8em").setFlexGrow(0);
-    counters.addColumn(RunDetail.CounterRow::dramRead).setHeader("DRAM read MB, measured / model (useful\u2013sectors)")
+    countersCsv.column("DRAM read MB, measured / model (useful\u2013sectors)", RunDetail.CounterRow::dramRead)
         .setWidth("9em").setFlexGrow(0);
-    counters.addColumn(RunDetail.CounterRow::dramWritten)
-        .setHeader("DRAM written MB, measured / model (useful\u2013sectors)").setWidth("9em").setFlexGrow(0);
+    countersCsv.column("DRAM written MB, measured / model (useful\u2013sectors)", RunDetail.CounterRow::dramWritten).setWidth("9em").setFlexGrow(0);
     counters.addComponentColumn(row -> {
       Span flag = new Span(row.flag());
       if (row.flagged()) {
@@ -145,7 +157,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     }
     countersTitle.setVisible(any);
     countersChart.setVisible(any);
-    counters.setVisible(any);
+    countersTable.setVisible(any);
   }
 
   @Override
@@ -165,23 +177,23 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   private void showRunList() {
     heading.setText("Runs (newest first; pick one)");
     runs.setItems(coordinator.runs(null, null, RUN_LIMIT));
-    runs.setVisible(true);
+    runsTable.setVisible(true);
     exports.setVisible(false);
     samples.setVisible(false);
-    results.setVisible(false);
-    fingerprint.setVisible(false);
+    resultsTable.setVisible(false);
+    fingerprintTable.setVisible(false);
     showCounters(null, List.of());
   }
 
   private void showRun(String runId) {
-    runs.setVisible(false);
+    runsTable.setVisible(false);
     Run run = coordinator.run(runId).orElse(null);
     if (run == null) {
       heading.setText("No run " + runId);
       exports.setVisible(false);
       samples.setVisible(false);
-      results.setVisible(false);
-      fingerprint.setVisible(false);
+      resultsTable.setVisible(false);
+      fingerprintTable.setVisible(false);
       showCounters(runId, List.of());
       return;
     }
@@ -199,8 +211,8 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
         export(query, runId, "json", "application/json"));
     exports.setVisible(true);
     samples.setVisible(true);
-    results.setVisible(true);
-    fingerprint.setVisible(true);
+    resultsTable.setVisible(true);
+    fingerprintTable.setVisible(true);
   }
 
   private Anchor export(ResultQuery query, String runId, String format, String type) {

@@ -7,6 +7,7 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.auth.AnonymousAllowed;
 import io.busload.dashboard.base.ui.CoordinatorNotice;
+import io.busload.dashboard.base.ui.CsvTable;
 import io.busload.dashboard.base.ui.MainLayout;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
@@ -22,6 +23,7 @@ public class SchedulesView extends VerticalLayout {
   private final CoordinatorClient coordinator;
   private final WriteAccess access;
   private final Grid<Schedule> grid = new Grid<>();
+  private final CsvTable<Schedule> csv = new CsvTable<>(grid, "schedules.csv");
   private final ScheduleForm form = new ScheduleForm();
   private final Span message = new Span();
   private final CoordinatorNotice notice = new CoordinatorNotice();
@@ -31,20 +33,20 @@ public class SchedulesView extends VerticalLayout {
     this.access = access;
     configureGrid();
     configureForm();
-    add(notice, grid, form, message);
+    add(notice, grid, csv.link(), form, message);
     refresh();
   }
 
   private void configureGrid() {
     grid.setId("schedules-grid");
-    grid.addColumn(Schedule::name).setHeader("Name").setAutoWidth(true);
-    grid.addColumn(Schedule::cron).setHeader("Cron").setAutoWidth(true);
-    grid.addColumn(Schedule::timeZone).setHeader("Time zone").setAutoWidth(true);
-    grid.addColumn(Schedule::suite).setHeader("Suite").setAutoWidth(true);
-    grid.addColumn(s -> s.target() == null ? "all" : s.target().kind()
-        + (s.target().value() == null ? "" : " = " + s.target().value())).setHeader("Target").setAutoWidth(true);
-    grid.addColumn(s -> s.paused() ? "paused" : "active").setHeader("State").setAutoWidth(true);
-    grid.addColumn(s -> s.nextFireAt() == null ? "" : s.nextFireAt().toString()).setHeader("Next fire (UTC)")
+    csv.column("Name", Schedule::name).setAutoWidth(true);
+    csv.column("Cron", Schedule::cron).setAutoWidth(true);
+    csv.column("Time zone", Schedule::timeZone).setAutoWidth(true);
+    csv.column("Suite", Schedule::suite).setAutoWidth(true);
+    csv.column("Target", s -> s.target() == null ? "all" : s.target().kind()
+        + (s.target().value() == null ? "" : " = " + s.target().value())).setAutoWidth(true);
+    csv.column("State", s -> s.paused() ? "paused" : "active").setAutoWidth(true);
+    csv.column("Next fire (UTC)", s -> s.nextFireAt() == null ? "" : s.nextFireAt().toString())
         .setAutoWidth(true);
     grid.setAllRowsVisible(true);
     grid.asSingleSelect().addValueChangeListener(e -> form.edit(e.getValue()));

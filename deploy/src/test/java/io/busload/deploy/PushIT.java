@@ -62,8 +62,8 @@ class PushIT {
         "elements=4096");
     assertThat(measuredOther.exit()).as(measuredOther.err()).isZero();
     Files.writeString(other, measuredOther.out());
-    await("coordinator answering", 150, () -> fleet.get(fleet.coordinatorUrl() + "/api/agents", "*/*")
-        .statusCode() == 200 ? true : null);
+    FaultsIT.await(fleet, List.of("coordinator"), "coordinator answering", 150,
+        () -> fleet.get(fleet.coordinatorUrl() + "/api/agents", "*/*").statusCode() == 200 ? true : null);
   }
 
   @AfterAll
@@ -268,23 +268,5 @@ class PushIT {
     System.out.println("push IT bad inputs:\n  " + down.err().strip() + "\n  " + unauthorized.err().strip() + "\n  "
         + cut.err().strip() + "\n  " + otherFormat.err().strip() + "\n  " + conflict.err().strip() + "\n  "
         + bad.err().strip());
-  }
-
-  private static <T> T await(String what, int seconds, java.util.concurrent.Callable<T> probe) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    Exception last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (Exception e) {
-        last = e;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("waited " + seconds + " s for " + what + (last == null ? "" : ": " + last)
-        + "\n--- coordinator\n" + fleet.log("coordinator"));
   }
 }

@@ -104,8 +104,6 @@ public final class ResultCsv {
           java.nio.charset.StandardCharsets.UTF_8);
       case "counters" -> r.counters() == null ? null
           : new String(JsonCodec.toJson(r.counters()), java.nio.charset.StandardCharsets.UTF_8);
-      case "origin" -> r.origin() == null ? null
-          : new String(JsonCodec.toJson(r.origin()), java.nio.charset.StandardCharsets.UTF_8);
       default -> throw new IllegalArgumentException("no results column '" + column + "'");
     };
   }
@@ -213,38 +211,28 @@ public final class ResultCsv {
   }
 
   private static UUID uuid(Cells cells, String column) {
-    String value = required(cells, column);
-    try {
-      return UUID.fromString(value);
-    } catch (IllegalArgumentException e) {
-      throw new BadCell(column, "not a result id (UUID): '" + shorten(value) + "'");
-    }
+    return parsed(cells, column, UUID::fromString, "not a result id (UUID)");
   }
 
   private static int integer(Cells cells, String column) {
-    String value = required(cells, column);
-    try {
-      return Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw new BadCell(column, "not a whole number: '" + shorten(value) + "'");
-    }
+    return parsed(cells, column, Integer::parseInt, "not a whole number");
   }
 
   private static long whole(Cells cells, String column) {
-    String value = required(cells, column);
-    try {
-      return Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new BadCell(column, "not a whole number: '" + shorten(value) + "'");
-    }
+    return parsed(cells, column, Long::parseLong, "not a whole number");
   }
 
   private static double real(Cells cells, String column) {
+    return parsed(cells, column, Double::parseDouble, "not a number");
+  }
+
+  /** A required cell read by {@code parse}; what it is not, when it cannot be read, with the cell quoted. */
+  private static <T> T parsed(Cells cells, String column, java.util.function.Function<String, T> parse, String not) {
     String value = required(cells, column);
     try {
-      return Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      throw new BadCell(column, "not a number: '" + shorten(value) + "'");
+      return parse.apply(value);
+    } catch (IllegalArgumentException | DateTimeParseException e) { // NumberFormatException is one
+      throw new BadCell(column, not + ": '" + shorten(value) + "'");
     }
   }
 
@@ -258,12 +246,7 @@ public final class ResultCsv {
   }
 
   private static Instant instant(Cells cells, String column) {
-    String value = required(cells, column);
-    try {
-      return Instant.parse(value);
-    } catch (DateTimeParseException e) {
-      throw new BadCell(column, "not an ISO-8601 instant such as 2026-11-22T01:00:00Z: '" + shorten(value) + "'");
-    }
+    return parsed(cells, column, Instant::parse, "not an ISO-8601 instant such as 2026-11-22T01:00:00Z");
   }
 
   private static List<Double> doubles(Cells cells, String column) {

@@ -166,6 +166,14 @@ public class CoordinatorClient {
     return read(get("api/devices"), new TypeReference<>() {});
   }
 
+  /**
+   * Devices known only through results pushed from outside the fleet ({@code ./busload push}, issue 11): never a
+   * schedule's target, but drawn beside the fleet's devices wherever results are.
+   */
+  public List<Device> pushedDevices() {
+    return read(get("api/pushes/devices"), new TypeReference<>() {});
+  }
+
   /** Runs, newest first; {@code state} and {@code device} may be null. */
   public List<Run> runs(String state, String device, int limit) {
     StringBuilder path = new StringBuilder("api/runs?limit=").append(limit);

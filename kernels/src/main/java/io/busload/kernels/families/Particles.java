@@ -28,7 +28,7 @@ import java.util.List;
  * 32 particles per chunk (4 sectors, a particle's fields within 1 KiB).
  * Size: the particle count, a multiple of 32 (2^24 on a GPU: a 512 MiB buffer).
  */
-public final class Particles extends VariantFamily<Particles.Layout, Particles.Case> {
+public final class Particles extends VariantFamily<Particles.Variant, Particles.Case> {
   public static final String NAME = "particles";
   public static final List<String> FIELDS = List.of("x", "y", "z", "vx", "vy", "vz", "mass", "charge");
   /** Particles per AoSoA chunk: one warp. */
@@ -38,29 +38,24 @@ public final class Particles extends VariantFamily<Particles.Layout, Particles.C
   public static final float DT = 0x1p-6f;
   static final int F = 8;
 
-  /** The family's table: an enum, since each layout has its own offset arithmetic. */
-  public enum Layout implements VariantFamily.Kernel {
-    AOS("particles-aos", "busload_particles_aos"),
-    SOA("particles-soa", "busload_particles_soa"),
-    AOSOA("particles-aosoa", "busload_particles_aosoa");
+  /** A row of the family's table: the kernel of one layout. */
+  public record Variant(String kernel, String entryPoint, Layout layout) implements VariantFamily.Kernel {
+    public static final List<Variant> ALL = List.of(
+        new Variant("particles-aos", "busload_particles_aos", Layout.AOS),
+        new Variant("particles-soa", "busload_particles_soa", Layout.SOA),
+        new Variant("particles-aosoa", "busload_particles_aosoa", Layout.AOSOA));
 
-    private final String kernel;
-    private final String entryPoint;
-
-    Layout(String kernel, String entryPoint) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
+    /** The row of {@code layout}. */
+    public static Variant of(Layout layout) {
+      return ALL.stream().filter(v -> v.layout == layout).findFirst().orElseThrow();
     }
+  }
 
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /** Where a particle's fields lie in the buffer: each layout has its own offset arithmetic. */
+  public enum Layout {
+    AOS,
+    SOA,
+    AOSOA;
 
     /** Element index of field {@code f} of particle {@code i} among {@code n} particles. */
     public long offset(long i, int f, long n) {
@@ -82,7 +77,7 @@ public final class Particles extends VariantFamily<Particles.Layout, Particles.C
   }
 
   public Particles() {
-    super(NAME, List.of(Layout.values()));
+    super(NAME, Variant.ALL);
   }
 
   /** 2^24 particles on a GPU (512 MiB, 604 MB touched), 2^22 on a CPU; halved while over the budget. */
@@ -93,8 +88,8 @@ public final class Particles extends VariantFamily<Particles.Layout, Particles.C
   }
 
   @Override
-  protected Case program(Layout layout, long size) {
-    return new Case(layout, Families.require("size", size, CHUNK, 1L << 36, CHUNK));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant.layout(), Families.require("size", size, CHUNK, 1L << 36, CHUNK));
   }
 
   /** The initial value of field {@code f} of particle {@code i}: uniform in [1, 2), whatever the layout. */
@@ -122,7 +117,7 @@ public final class Particles extends VariantFamily<Particles.Layout, Particles.C
 
     @Override
     public List<Step> steps() {
-      return List.of(new Step.Kernel(layout.entryPoint(), Dim3.blocksFor(n, BLOCK), Dim3.of(BLOCK), 0,
+      return List.of(new Step.Kernel(Variant.of(layout).entryPoint(), Dim3.blocksFor(n, BLOCK), Dim3.of(BLOCK), 0,
           List.of(Arg.buf(0), Arg.i64(n), new Arg.F32(DT))));
     }
 

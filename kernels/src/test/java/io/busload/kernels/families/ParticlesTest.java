@@ -92,6 +92,6 @@ class ParticlesTest {
   }
 
   private Particles.Case program(Particles.Layout layout, long n) {
-    return Harness.program(family, layout, n);
+    return Harness.program(family, Particles.Variant.of(layout), n);
   }
 }

@@ -168,7 +168,7 @@ abstract class FleetFaults {
    * Polls {@code probe} until it returns a value; an {@link IOException} means "down, try again". Fails when it
    * times out or when a process of {@code fleet} exited, with the tails of the {@code logNames} logs.
    */
-  private static <T> T await(LocalFleet fleet, List<String> logNames, String what, int seconds, Callable<T> probe)
+  static <T> T await(LocalFleet fleet, List<String> logNames, String what, int seconds, Callable<T> probe)
       throws Exception {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     Exception last = null;

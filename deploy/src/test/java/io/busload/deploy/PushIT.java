@@ -62,7 +62,7 @@ class PushIT {
         "elements=4096");
     assertThat(measuredOther.exit()).as(measuredOther.err()).isZero();
     Files.writeString(other, measuredOther.out());
-    FaultsIT.await(fleet, List.of("coordinator"), "coordinator answering", 150,
+    FleetFaults.await(fleet, List.of("coordinator"), "coordinator answering", 150,
         () -> fleet.get(fleet.coordinatorUrl() + "/api/agents", "*/*").statusCode() == 200 ? true : null);
   }
 

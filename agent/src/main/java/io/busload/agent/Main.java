@@ -7,10 +7,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet. */
+/**
+ * {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet; {@code
+ * busload-agent push ...} brings what {@code run} printed to a coordinator from a host outside the fleet.
+ */
 @Command(name = "busload-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent); judges results (compare).",
-    subcommands = {RunCommand.class, AgentCommand.class, CompareCommand.class, EvaluateCommand.class})
+    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent); pushes results (push);"
+        + " judges results (compare).",
+    subcommands = {RunCommand.class, AgentCommand.class, PushCommand.class, CompareCommand.class,
+        EvaluateCommand.class})
 public final class Main implements Runnable {
   @Spec
   CommandSpec spec;
@@ -26,7 +31,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, agent or compare");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, agent, push or compare");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

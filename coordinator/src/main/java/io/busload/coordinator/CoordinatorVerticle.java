@@ -2,6 +2,9 @@ package io.busload.coordinator;
 
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
+import io.busload.coordinator.api.PushApi;
+import io.busload.coordinator.push.Pushing;
+import io.busload.coordinator.store.Pushes;
 import io.busload.coordinator.api.RestApi;
 import io.busload.coordinator.api.VerdictRoutes;
 import io.busload.coordinator.fleet.ResultBatcher;
@@ -128,8 +131,10 @@ public final class CoordinatorVerticle extends VerticleBase {
       Refusals refusals = new Refusals(metrics);
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, store, fleet, queues, clock, batcher, refusals);
+      Pushes pushes = new Pushes(store);
+      PushApi pushApi = new PushApi(vertx, new Pushing(vertx, pushes, batcher, clock), pushes);
       RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics,
-          remembered.tokens());
+          remembered.tokens(), pushApi);
       Scheduler scheduler = new Scheduler(vertx, store, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));

@@ -92,7 +92,7 @@ final class ResultFiles {
             + "' in '" + abbreviate(String.join(",", header)) + "'");
       }
     }
-    int samples = header.indexOf("sampleSeconds");
+    int samples = header.indexOf("sampleSeconds"); // absent in a CSV written before issue 11: judged UNCLEAR
     List<Measured> results = new ArrayList<>();
     for (Csv.Row row : rows.subList(1, rows.size())) {
       List<String> f = row.fields();
@@ -112,8 +112,9 @@ final class ResultFiles {
       }
       List<Double> seconds = new ArrayList<>();
       if (samples >= 0 && !f.get(samples).isBlank()) {
-        for (String s : f.get(samples).trim().split("\\s+")) {
-          seconds.add(number(where, "sampleSeconds", s));
+        // ResultCsv's one cell for the list: samples separated by ';' (the column came with issue 11's push).
+        for (String s : f.get(samples).split(";")) {
+          seconds.add(number(where, "sampleSeconds", s.strip()));
         }
       }
       String bandwidth = header.contains("bandwidth") ? get(f, header, "bandwidth") : "";

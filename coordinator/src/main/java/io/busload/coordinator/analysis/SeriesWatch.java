@@ -9,6 +9,7 @@ import io.busload.analysis.verdict.Setting;
 import io.busload.analysis.verdict.Side;
 import io.busload.analysis.verdict.Thresholds;
 import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.coordinator.store.VerdictStore.StoredChangePoint;
 import io.busload.protocol.JsonCodec;
@@ -107,6 +108,7 @@ final class SeriesWatch {
   /** A stored result as a point of its series. */
   static Point point(KernelResult r) {
     return new Point(r.id(), r.measuredAt(), r.bandwidth(), r.samples(), r.bytes(), r.device().name(),
-        r.device().fingerprint(), r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), r.method());
+        r.device().fingerprint(), r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), r.method(),
+        Analysis.origin(r.origin()));
   }
 }

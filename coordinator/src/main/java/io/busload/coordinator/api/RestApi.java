@@ -51,6 +51,8 @@ public final class RestApi {
   /** Rows read per store call while streaming results. */
   static final int PAGE = 2000;
   private static final String JSON = "application/json";
+  /** The name of the API token a write came with, put in the routing context once it is checked. */
+  static final String TOKEN_NAME = "busload.token";
   private static final String CSV = "text/csv; charset=utf-8";
 
   private final Vertx vertx;
@@ -65,10 +67,12 @@ public final class RestApi {
   private final Counter refusedWrites;
   private final LogEvery refusedWritesLog = new LogEvery(java.time.Duration.ofSeconds(10));
   private final ApiTokens tokens;
+  private final PushApi pushes;
 
   public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, Schedules schedules,
-      Analysis analysis, PrometheusMeterRegistry metrics, ApiTokens tokens) {
+      Analysis analysis, PrometheusMeterRegistry metrics, ApiTokens tokens, PushApi pushes) {
     this.tokens = tokens;
+    this.pushes = pushes;
     this.schedules = schedules;
     this.analysis = analysis;
     this.views = new ViewQueries(store);
@@ -115,6 +119,7 @@ public final class RestApi {
     router.delete("/api/schedules/:id").handler(this::deleteSchedule);
     router.get("/api/comparisons").handler(this::comparison);
     router.get("/api/regressions").handler(this::regressions);
+    router.route("/api/pushes*").subRouter(pushes.router());
     router.route("/api/*").failureHandler(this::failure);
     router.errorHandler(404, ctx -> problem(ctx.response(), 404, "Not Found", "no such resource: " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> problem(ctx.response(), 405, "Method Not Allowed",
@@ -144,6 +149,7 @@ public final class RestApi {
       return;
     }
     LOG.debug("{} {} by token '{}'", ctx.request().method(), ctx.request().path(), name.get());
+    ctx.put(TOKEN_NAME, name.get());
     ctx.next();
   }
 
@@ -564,7 +570,7 @@ public final class RestApi {
   static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
   static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
-  private static String param(RoutingContext ctx, String name) {
+  static String param(RoutingContext ctx, String name) {
     String value = ctx.request().getParam(name);
     if (value == null || value.isBlank()) {
       return null;
@@ -591,7 +597,7 @@ public final class RestApi {
     return id;
   }
 
-  private static int intParam(RoutingContext ctx, String name, int fallback, int max) {
+  static int intParam(RoutingContext ctx, String name, int fallback, int max) {
     String value = param(ctx, name);
     if (value == null) {
       return fallback;
@@ -630,13 +636,13 @@ public final class RestApi {
     }
   }
 
-  private static void problem(HttpServerResponse response, int status, String title, String detail, String field) {
+  static void problem(HttpServerResponse response, int status, String title, String detail, String field) {
     response.setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Problem.CONTENT_TYPE)
         .end(Buffer.buffer(JsonCodec.toJson(Problem.of(status, title, detail, field))));
   }
 
-  private static void json(HttpServerResponse response, int status, Object body) {
+  static void json(HttpServerResponse response, int status, Object body) {
     response.setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
         .end(Buffer.buffer(JsonCodec.toJson(body)));

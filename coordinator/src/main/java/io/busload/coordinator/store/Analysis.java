@@ -74,15 +74,34 @@ public final class Analysis {
     });
   }
 
-  /** A past valid result of one device, kernel and params, with what its environment was. */
+  /**
+   * A past valid result of one device, kernel and params, with what its environment was; {@code origin} is where the
+   * coordinator got it ({@link #origin}: the fleet, or a push from a named host, issue 11).
+   */
   public record HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
-      String agentVersion, String fatbinHash, String method) {}
+      String agentVersion, String fatbinHash, String method, String origin) {
+
+    /** A fleet result's point. */
+    public HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
+        String agentVersion, String fatbinHash, String method) {
+      this(resultId, measuredAt, bandwidth, driverVersion, agentVersion, fatbinHash, method, FLEET);
+    }
+  }
+
+  /** The origin of a result that came from a fleet agent over the event bus. */
+  public static final String FLEET = "fleet";
+
+  /** Where a result came from, in words: {@link #FLEET}, or "pushed from HOST (FILE) with token NAME". */
+  public static String origin(io.busload.protocol.Origin origin) {
+    return origin == null ? FLEET : origin.describe();
+  }
 
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
     return store.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, driver_version, agent_version,"
-          + " fatbin_hash, (result_json::jsonb) ->> 'method' FROM results WHERE device_id = ? AND kernel = ? AND params = ?"
+          + " fatbin_hash, (result_json::jsonb) ->> 'method', (result_json::jsonb) -> 'origin' FROM results"
+          + " WHERE device_id = ? AND kernel = ? AND params = ?"
           + " AND measured_at < ? AND valid ORDER BY measured_at DESC LIMIT ?")) {
         s.setString(1, deviceId);
         s.setString(2, kernel);
@@ -92,8 +111,10 @@ public final class Analysis {
         try (ResultSet rs = s.executeQuery()) {
           List<HistoryPoint> points = new ArrayList<>();
           while (rs.next()) {
+            String origin = rs.getString(8);
             points.add(new HistoryPoint(rs.getObject(1, UUID.class), Store.instant(rs, 2), rs.getDouble(3),
-                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7)));
+                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), origin(origin == null ? null
+                    : JsonCodec.fromJson(origin.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class))));
           }
           return points;
         }

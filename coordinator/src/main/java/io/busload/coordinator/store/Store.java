@@ -546,20 +546,27 @@ public final class Store implements AutoCloseable {
    */
   public Set<UUID> upsertIncoming(List<Incoming> results, Instant now) {
     ResultColumns columns = new ResultColumns(results);
-    return inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(INSERT_RESULTS)) {
-        s.setObject(1, timestamp(now));
-        columns.bind(c, s, 2);
-        Set<UUID> inserted = new HashSet<>();
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            inserted.add(rs.getObject(1, UUID.class));
-          }
+    return inTransaction(c -> insertIncoming(c, columns, now));
+  }
+
+  /** {@link #upsertIncoming} within the caller's transaction (issue 11: a pushed file is stored in one). */
+  static Set<UUID> upsertIncoming(Connection c, List<Incoming> results, Instant now) throws SQLException {
+    return insertIncoming(c, new ResultColumns(results), now);
+  }
+
+  private static Set<UUID> insertIncoming(Connection c, ResultColumns columns, Instant now) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(INSERT_RESULTS)) {
+      s.setObject(1, timestamp(now));
+      columns.bind(c, s, 2);
+      Set<UUID> inserted = new HashSet<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          inserted.add(rs.getObject(1, UUID.class));
         }
-        ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
-        return inserted;
       }
-    });
+      ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
+      return inserted;
+    }
   }
 
   /**

@@ -28,7 +28,8 @@ public final class VerdictStore {
 
   /** One valid result of a series, as the change detectors and the A/B verdict need it. */
   public record Point(UUID resultId, Instant measuredAt, double bandwidth, List<Double> samples, long bytes,
-      String model, String fingerprint, String driverVersion, String agentVersion, String fatbinHash, String method) {}
+      String model, String fingerprint, String driverVersion, String agentVersion, String fatbinHash, String method,
+      String origin) {}
 
   /**
    * The newest {@code limit} valid results of one series measured before {@code before} and at or after
@@ -37,7 +38,8 @@ public final class VerdictStore {
   public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
     return store.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, samples, bytes, model,"
-          + " fingerprint, driver_version, agent_version, fatbin_hash, (result_json::jsonb) ->> 'method' FROM results"
+          + " fingerprint, driver_version, agent_version, fatbin_hash, (result_json::jsonb) ->> 'method',"
+          + " (result_json::jsonb) -> 'origin' FROM results"
           + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
           + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?")) {
         s.setString(1, deviceId);
@@ -52,12 +54,18 @@ public final class VerdictStore {
           while (rs.next()) {
             points.add(new Point(rs.getObject(1, UUID.class), Store.instant(rs, 2), rs.getDouble(3),
                 doubles(rs.getArray(4)), rs.getLong(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                rs.getString(9), rs.getString(10), rs.getString(11)));
+                rs.getString(9), rs.getString(10), rs.getString(11), origin(rs.getString(12))));
           }
           return points;
         }
       }
     });
+  }
+
+  /** Where a stored result came from, in {@link Analysis#origin}'s words (the JSON of its origin; null: the fleet). */
+  private static String origin(String json) {
+    return Analysis.origin(json == null ? null
+        : JsonCodec.fromJson(json.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class));
   }
 
   private static List<Double> doubles(Array array) throws SQLException {

@@ -46,8 +46,18 @@ public final class ViewQueries {
   /** A kernel and its parameters as results show them ({@code size=1024;stride=4}). */
   public record KernelParams(String kernel, String params) {}
 
-  /** One point of a kernel's history: enough to draw it and to find the result behind it. */
-  public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {}
+  /**
+   * One point of a kernel's history: enough to draw it and to find the result behind it; {@code pushed} when it came
+   * by {@code ./busload push} rather than from a fleet agent (issue 11; the result's origin says from where).
+   */
+  public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
+      boolean pushed) {
+
+    /** A fleet result's point. */
+    public HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {
+      this(resultId, deviceId, model, measuredAt, bandwidth, false);
+    }
+  }
 
   /** Every (kernel, params) pair that has a valid result, sorted by kernel, then params. */
   public List<KernelParams> kernels() {
@@ -102,9 +112,10 @@ public final class ViewQueries {
   /** The newest {@code limit} valid results of {@code kernel} with {@code params}, every device, newest first. */
   public List<HistoryPoint> history(String kernel, String params, int limit) {
     return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, model, measured_at, bandwidth FROM results"
-          + " WHERE kernel = ? AND params = ? AND valid AND bandwidth IS NOT NULL ORDER BY measured_at DESC, id DESC"
-          + " LIMIT ?")) {
+      try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.device_id, r.model, r.measured_at, r.bandwidth,"
+          + " p.push_id IS NOT NULL FROM results r LEFT JOIN pushed_results p ON p.result_id = r.id"
+          + " WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.bandwidth IS NOT NULL"
+          + " ORDER BY r.measured_at DESC, r.id DESC LIMIT ?")) {
         s.setString(1, kernel);
         s.setString(2, params);
         s.setInt(3, limit);
@@ -112,7 +123,7 @@ public final class ViewQueries {
           List<HistoryPoint> points = new ArrayList<>();
           while (rs.next()) {
             points.add(new HistoryPoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                Store.instant(rs, 4), rs.getDouble(5)));
+                Store.instant(rs, 4), rs.getDouble(5), rs.getBoolean(6)));
           }
           return points;
         }

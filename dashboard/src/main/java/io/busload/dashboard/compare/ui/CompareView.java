@@ -207,7 +207,9 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
 
   private void offer(Set<String> wanted) {
     try {
-      picker.offer(coordinator.devices(), wanted);
+      List<io.busload.dashboard.coordinator.Device> devices = new ArrayList<>(coordinator.devices());
+      devices.addAll(coordinator.pushedDevices()); // results pushed from outside the fleet compare the same way
+      picker.offer(devices, wanted);
     } catch (CoordinatorException e) {
       notice.show(e.getMessage());
     }

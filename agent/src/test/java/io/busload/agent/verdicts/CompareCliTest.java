@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,9 +95,11 @@ class CompareCliTest {
     // is UNCLEAR, never SLOWER or FASTER.
     assertThat(out.toString()).startsWith("### Busload compare: no kernel slower")
         .contains("| kernel | params | baseline | candidate | shift (interval) | verdict | notes |")
-        .contains("0 FASTER, 0 SLOWER").containsPattern("\\| \\+0\\.00% \\(-[0-9.]+% to \\+[0-9.]+%\\) \\| SAME \\|");
+        .contains("0 FASTER, 0 SLOWER");
+    // How many cases are SAME rather than UNCLEAR depends on how noisy the CPU was while measuring: not asserted.
     assertThat(out.toString().lines().filter(l -> l.startsWith("| stride-copy") || l.startsWith("| memcpy")))
-        .hasSize(9).allSatisfy(l -> assertThat(l).contains("| +0.00% ("));
+        .hasSize(9).allSatisfy(l -> assertThat(l).containsPattern("\\| \\+0\\.00% \\(-[0-9.]+% to \\+[0-9.]+%\\) \\| "
+            + "(SAME|UNCLEAR) \\|"));
   }
 
   @Test
@@ -103,7 +107,13 @@ class CompareCliTest {
     assertThat(run("compare", json.toString(), slowerJson.toString())).as(err.toString()).isEqualTo(1);
     String row = Arrays.stream(out.toString().split("\n")).filter(l -> l.contains("size=65536;stride=4 |"))
         .findFirst().orElseThrow();
-    assertThat(row).contains("| -11% (").contains("| **SLOWER** |");
+    assertThat(row).contains("| **SLOWER** |");
+    // The shift is estimated from noisy CPU samples (Hodges-Lehmann): its interval holds the planted -10.7%, up to
+    // the table's rounding to two digits (half a percent at most).
+    Matcher shift = Pattern.compile("\\| (-[0-9.]+)% \\((-[0-9.]+)% to (-[0-9.]+)%\\) \\|").matcher(row);
+    assertThat(shift.find()).as(row).isTrue();
+    assertThat(Double.parseDouble(shift.group(2)) - 0.5).as(row).isLessThanOrEqualTo(-10.7);
+    assertThat(Double.parseDouble(shift.group(3)) + 0.5).as(row).isGreaterThanOrEqualTo(-10.7);
     assertThat(out.toString()).startsWith("### Busload compare: SLOWER").contains("0 FASTER, 1 SLOWER");
   }
 

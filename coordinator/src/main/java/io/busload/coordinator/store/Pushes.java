@@ -248,15 +248,16 @@ public final class Pushes {
 
   /**
    * Every device that pushed results were measured on, as its newest pushed result describes it, in id order. Not
-   * fleet members: no agent serves them, so schedules and sweeps never target them ({@code Store#devices} stays
+   * fleet members, one row per device id and fingerprint (two hosts of one name push one id: issue 11's lent
+   * H100 and H200 were both "vm"): no agent serves them, so schedules and sweeps never target them ({@code Store#devices} stays
    * the fleet's); views that draw results (Compare) offer them beside the fleet's devices.
    */
   public List<PushedDevice> devices() {
     return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT ON (r.device_id) r.device_id, r.agent_id,"
+      try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT ON (r.device_id, r.fingerprint) r.device_id, r.agent_id,"
           + " p.source_host, r.model, r.fingerprint, p.pushed_at, r.result_json FROM pushed_results pr"
           + " JOIN results r ON r.id = pr.result_id JOIN pushes p ON p.id = pr.push_id"
-          + " ORDER BY r.device_id, p.pushed_at DESC, r.measured_at DESC");
+          + " ORDER BY r.device_id, r.fingerprint, p.pushed_at DESC, r.measured_at DESC");
           ResultSet rs = s.executeQuery()) {
         List<PushedDevice> devices = new ArrayList<>();
         while (rs.next()) {

@@ -17,7 +17,9 @@ import java.util.Map;
 import java.util.UUID;
 import io.busload.coordinator.store.StoredResult;
 import io.busload.coordinator.store.ViewQueries;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.AgentStore;
+import io.busload.coordinator.store.ResultStore;
+import io.busload.coordinator.store.SweepStore;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;
@@ -54,7 +56,9 @@ public final class RestApi {
   private static final String CSV = "text/csv; charset=utf-8";
 
   private final Vertx vertx;
-  private final Store store;
+  private final AgentStore agents;
+  private final SweepStore sweeps;
+  private final ResultStore results;
   private final Fleet fleet;
   private final RunQueues queues;
   private final Clock clock;
@@ -66,17 +70,20 @@ public final class RestApi {
   private final LogEvery refusedWritesLog = new LogEvery(java.time.Duration.ofSeconds(10));
   private final ApiTokens tokens;
 
-  public RestApi(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, Schedules schedules,
-      Analysis analysis, PrometheusMeterRegistry metrics, ApiTokens tokens) {
+  public RestApi(Vertx vertx, AgentStore agents, SweepStore sweeps, ResultStore results, Fleet fleet, RunQueues queues,
+      Clock clock, Schedules schedules, Analysis analysis, ViewQueries views, PrometheusMeterRegistry metrics,
+      ApiTokens tokens) {
     this.tokens = tokens;
     this.schedules = schedules;
     this.analysis = analysis;
-    this.views = new ViewQueries(store);
+    this.views = views;
     this.metrics = metrics;
     this.refusedWrites = Counter.builder("busload_api_writes_refused")
         .description("REST writes refused for want of a valid API token").register(metrics);
     this.vertx = vertx;
-    this.store = store;
+    this.agents = agents;
+    this.sweeps = sweeps;
+    this.results = results;
     this.fleet = fleet;
     this.queues = queues;
     this.clock = clock;
@@ -169,7 +176,7 @@ public final class RestApi {
         return fleet.devices();
       }
     });
-    blocking(() -> store.createSweep(request.suite(), request.options(), request.targets(), clock.instant()))
+    blocking(() -> sweeps.createSweep(request.suite(), request.options(), request.targets(), clock.instant()))
         .onSuccess(sweep -> {
           LOG.info("sweep {}: suite {} on {}", sweep.id(), sweep.suite(),
               sweep.runs().stream().map(r -> r.deviceId()).toList());
@@ -182,14 +189,14 @@ public final class RestApi {
 
   private void sweeps(RoutingContext ctx) {
     int limit = intParam(ctx, "limit", DEFAULT_SWEEP_LIMIT, 10_000);
-    blocking(() -> store.sweeps(limit))
+    blocking(() -> sweeps.sweeps(limit))
         .onSuccess(list -> json(ctx.response(), 200, list.stream().map(SweepViews.SweepView::of).toList()))
         .onFailure(ctx::fail);
   }
 
   private void sweep(RoutingContext ctx) {
     String id = pathId(ctx);
-    blocking(() -> store.sweep(id)).onSuccess(found -> {
+    blocking(() -> sweeps.sweep(id)).onSuccess(found -> {
       if (found.isPresent()) {
         json(ctx.response(), 200, SweepViews.SweepView.of(found.get()));
       } else {
@@ -217,7 +224,7 @@ public final class RestApi {
     UUID key = afterId;
     HttpServerResponse response = ctx.response();
     Future<Optional<StoredResult>> start = key == null ? Future.succeededFuture(Optional.empty())
-        : blocking(() -> store.resultKey(key));
+        : blocking(() -> results.resultKey(key));
     start.onSuccess(found -> {
       if (key != null && found.isEmpty()) {
         problem(response, 400, "Bad Request", "unknown result id '" + key + "'", "after");
@@ -244,7 +251,7 @@ public final class RestApi {
     String kind = param(ctx, "target");
     Schedule.Target target = kind == null ? null
         : ScheduleRequest.target(kind, param(ctx, "value"), "target", "value");
-    blocking(store::devices).onSuccess(devices -> json(ctx.response(), 200,
+    blocking(agents::devices).onSuccess(devices -> json(ctx.response(), 200,
         (target == null ? devices : Scheduler.matching(devices, target)).stream()
             .map(d -> new DeviceRow(d.id(), d.agentId(), d.host(), d.labels(), d.model(), d.fingerprint(),
                 fleet.online(d.agentId(), clock.instant()), d.lastSeen(), d.info()))
@@ -264,14 +271,14 @@ public final class RestApi {
     }
     String device = param(ctx, "device");
     int limit = intParam(ctx, "limit", DEFAULT_SWEEP_LIMIT, 10_000);
-    blocking(() -> store.runs(device, state == null ? null : state.toUpperCase(Locale.ROOT), limit))
+    blocking(() -> sweeps.runs(device, state == null ? null : state.toUpperCase(Locale.ROOT), limit))
         .onSuccess(runs -> json(ctx.response(), 200, runs))
         .onFailure(ctx::fail);
   }
 
   private void run(RoutingContext ctx) {
     String id = pathId(ctx);
-    blocking(() -> store.run(id)).onSuccess(found -> {
+    blocking(() -> sweeps.run(id)).onSuccess(found -> {
       if (found.isPresent()) {
         json(ctx.response(), 200, found.get());
       } else {
@@ -305,7 +312,7 @@ public final class RestApi {
 
   private void createSchedule(RoutingContext ctx) {
     byte[] body = bodyBytes(ctx);
-    blocking(store::devices).compose(devices -> {
+    blocking(agents::devices).compose(devices -> {
       ScheduleRequest request = ScheduleRequest.parse(body, devices);
       Instant now = clock.instant();
       Schedule schedule = new Schedule(UUID.randomUUID().toString(), request.name(), request.cron().expression(),
@@ -345,7 +352,7 @@ public final class RestApi {
       if (existing.isEmpty()) {
         return Future.succeededFuture(Optional.<Schedule>empty());
       }
-      return blocking(store::devices).compose(devices -> {
+      return blocking(agents::devices).compose(devices -> {
         ScheduleRequest request = ScheduleRequest.parse(body, devices);
         Instant now = clock.instant();
         Schedule updated = new Schedule(id, request.name(), request.cron().expression(), request.cron().zone().getId(),
@@ -494,7 +501,7 @@ public final class RestApi {
       StoredResult after, int remaining, boolean first) {
     int size = Math.min(PAGE, remaining);
     Future<List<StoredResult>> next = size == 0 ? Future.succeededFuture(List.of())
-        : blocking(() -> store.results(query, after, size));
+        : blocking(() -> results.results(query, after, size));
     next.onComplete(read -> {
       if (response.closed()) {
         return;

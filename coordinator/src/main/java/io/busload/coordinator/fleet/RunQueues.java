@@ -2,7 +2,7 @@ package io.busload.coordinator.fleet;
 
 import io.busload.coordinator.store.QueuedRun;
 import io.busload.coordinator.store.Run;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.SweepStore;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.Heartbeat;
@@ -47,7 +47,7 @@ public final class RunQueues {
   static final Duration LOST_AFTER = Duration.ofSeconds(30);
 
   private final Vertx vertx;
-  private final Store store;
+  private final SweepStore sweeps;
   private final Fleet fleet;
   private final Clock clock;
   /**
@@ -65,13 +65,13 @@ public final class RunQueues {
   private record Busy(String runId, boolean accepted, Instant lastNews) {}
 
   /** A coordinator that always leads (one coordinator, or tests). */
-  public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock) {
-    this(vertx, store, fleet, clock, () -> true);
+  public RunQueues(Vertx vertx, SweepStore sweeps, Fleet fleet, Clock clock) {
+    this(vertx, sweeps, fleet, clock, () -> true);
   }
 
-  public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock, BooleanSupplier leads) {
+  public RunQueues(Vertx vertx, SweepStore sweeps, Fleet fleet, Clock clock, BooleanSupplier leads) {
     this.vertx = vertx;
-    this.store = store;
+    this.sweeps = sweeps;
     this.fleet = fleet;
     this.clock = clock;
     this.leads = leads;
@@ -133,7 +133,7 @@ public final class RunQueues {
       }
       Busy asking = new Busy(null, false, now);
       busy.put(deviceId, asking);
-      blocking(() -> store.nextQueuedRun(deviceId)).onComplete(next -> {
+      blocking(() -> sweeps.nextQueuedRun(deviceId)).onComplete(next -> {
         if (busy.get(deviceId) != asking) {
           return;
         }
@@ -181,7 +181,7 @@ public final class RunQueues {
       busy.put(run.deviceId(), new Busy(run.runId(), true, clock.instant()));
     }
     blocking(() -> {
-      store.markAccepted(run.runId(), clock.instant());
+      sweeps.markAccepted(run.runId(), clock.instant());
       return null;
     }).onFailure(e -> LOG.error("run {}: cannot record that it was accepted", run.runId(), e));
   }
@@ -234,7 +234,7 @@ public final class RunQueues {
       String message) {
     busy.remove(deviceId);
     blocking(() -> {
-      store.endRun(runId, state, message, clock.instant());
+      sweeps.endRun(runId, state, message, clock.instant());
       return null;
     }).onComplete(done -> {
       if (done.failed()) {

@@ -8,7 +8,7 @@ import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.ResultQuery;
 import io.busload.coordinator.store.Schedule;
 import io.busload.coordinator.store.Schedules;
-import io.busload.protocol.RunStatus;
+import io.busload.coordinator.store.RunState;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.busload.coordinator.LogEvery;
@@ -261,7 +261,7 @@ public final class RestApi {
   record DeviceRow(String id, String agentId, String host, List<String> labels, String model, String fingerprint,
       boolean online, Instant lastSeen, io.busload.protocol.DeviceInfo info) {}
 
-  private static final java.util.Set<String> RUN_STATES = java.util.Arrays.stream(RunStatus.State.values())
+  private static final java.util.Set<String> RUN_STATES = java.util.Arrays.stream(RunState.values())
       .map(Enum::name).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
 
   private void runs(RoutingContext ctx) {
@@ -271,7 +271,8 @@ public final class RestApi {
     }
     String device = param(ctx, "device");
     int limit = intParam(ctx, "limit", DEFAULT_SWEEP_LIMIT, 10_000);
-    blocking(() -> sweeps.runs(device, state == null ? null : state.toUpperCase(Locale.ROOT), limit))
+    RunState wanted = state == null ? null : RunState.valueOf(state.toUpperCase(Locale.ROOT));
+    blocking(() -> sweeps.runs(device, wanted, limit))
         .onSuccess(runs -> json(ctx.response(), 200, runs))
         .onFailure(ctx::fail);
   }

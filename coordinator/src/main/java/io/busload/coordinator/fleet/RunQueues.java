@@ -2,6 +2,7 @@ package io.busload.coordinator.fleet;
 
 import io.busload.coordinator.store.QueuedRun;
 import io.busload.coordinator.store.Run;
+import io.busload.coordinator.store.RunState;
 import io.busload.coordinator.store.SweepStore;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -109,7 +110,7 @@ public final class RunQueues {
       String message = "interrupted: agent " + agent + " offline, nothing heard of the run since " + b.lastNews()
           + "; results stored so far stay";
       LOG.warn("run {}: {}", b.runId(), message);
-      end(deviceId, b.runId(), null, agent, RunStatus.State.INTERRUPTED, message);
+      end(deviceId, b.runId(), null, agent, RunState.INTERRUPTED, message);
     }
   }
 
@@ -189,7 +190,7 @@ public final class RunQueues {
   private void refused(QueuedRun run, String agentId, String reason) {
     String message = "refused by agent " + agentId + ": " + reason;
     LOG.warn("run {}: {}", run.runId(), message);
-    end(run.deviceId(), run.runId(), run.sweepId(), agentId, RunStatus.State.FAILED, message);
+    end(run.deviceId(), run.runId(), run.sweepId(), agentId, RunState.FAILED, message);
   }
 
   /** An agent reported on a run; once the run is finished its device takes the next one. */
@@ -215,7 +216,7 @@ public final class RunQueues {
         String message = "lost: agent " + heartbeat.agentId() + " reports the device idle and has not reported on the"
             + " run for " + LOST_AFTER.toSeconds() + " s";
         LOG.warn("run {}: {}", b.runId(), message);
-        end(state.deviceId(), b.runId(), null, heartbeat.agentId(), RunStatus.State.INTERRUPTED, message);
+        end(state.deviceId(), b.runId(), null, heartbeat.agentId(), RunState.INTERRUPTED, message);
       } else if (state.runId() != null && b != null && state.runId().equals(b.runId())) {
         busy.put(state.deviceId(), new Busy(b.runId(), true, now));
       } else if (state.runId() != null && b == null) {
@@ -230,7 +231,7 @@ public final class RunQueues {
    * Ends a run the coordinator gave up on and tells the dashboards. The device is freed at once; the run is
    * no longer QUEUED, so the next dispatch cannot pick it again.
    */
-  private void end(String deviceId, String runId, String sweepId, String agentId, RunStatus.State state,
+  private void end(String deviceId, String runId, String sweepId, String agentId, RunState state,
       String message) {
     busy.remove(deviceId);
     blocking(() -> {
@@ -241,7 +242,7 @@ public final class RunQueues {
         LOG.error("run {}: cannot record it as {}", runId, state, done.cause());
       } else {
         vertx.eventBus().publish(Addresses.LIVE_RUNS, new RunStatus(Protocol.SCHEMA_VERSION, runId, sweepId,
-            agentId, deviceId, state, 0, 0, message, clock.instant()));
+            agentId, deviceId, state.wire(), 0, 0, message, clock.instant()));
       }
       mayHaveWork.add(deviceId);
       dispatch();

@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Sweeps and their runs: a sweep is stored with its runs in one transaction and read back with them, and each run
@@ -61,7 +61,7 @@ public final class SweepStore {
       int position = 0;
       for (RunTarget target : targets) {
         Run run = new Run(UUID.randomUUID().toString(), sweepId, target.deviceId(), target.agentId(),
-            RunStatus.State.QUEUED, 0, target.total(), null);
+            RunState.QUEUED, 0, target.total(), null);
         s.setString(1, run.runId());
         s.setString(2, sweepId);
         s.setInt(3, position++);
@@ -116,8 +116,8 @@ public final class SweepStore {
 
   /** Runs waiting in every device's queue, for the queue-depth gauge. */
   public long queuedRunCount() {
-    return db.first("SELECT COUNT(*) FROM runs WHERE state = 'QUEUED'", Database.Binder.NONE, rs -> rs.getLong(1))
-        .orElseThrow();
+    return db.first("SELECT COUNT(*) FROM runs WHERE state = ?", s -> s.setString(1, RunState.QUEUED.name()),
+        rs -> rs.getLong(1)).orElseThrow();
   }
 
   /** One run by id. */
@@ -126,10 +126,11 @@ public final class SweepStore {
   }
 
   /** Runs newest first, optionally of one device or in one state. */
-  public List<Run> runs(String deviceId, String state, int limit) {
+  public List<Run> runs(String deviceId, RunState state, int limit) {
     return db.list("SELECT " + RUN_COLUMNS + " FROM runs WHERE (? IS NULL OR device_id = ?)"
         + " AND (? IS NULL OR state = ?) ORDER BY created_at DESC, id DESC LIMIT ?", s -> {
-          Database.strings(s, deviceId, deviceId, state, state);
+          String stateName = state == null ? null : state.name();
+          Database.strings(s, deviceId, deviceId, stateName, stateName);
           s.setInt(5, limit);
         }, SweepStore::run);
   }
@@ -137,78 +138,70 @@ public final class SweepStore {
   /** The device's oldest queued run, if any: runs start in the order they were asked for. */
   public Optional<QueuedRun> nextQueuedRun(String deviceId) {
     return db.first("SELECT r.id, r.sweep_id, r.device_id, r.agent_id, s.suite, s.options_json FROM runs r"
-        + " JOIN sweeps s ON s.id = r.sweep_id WHERE r.device_id = ? AND r.state = 'QUEUED'"
-        + " ORDER BY r.created_at, r.sweep_id, r.position LIMIT 1", s -> s.setString(1, deviceId),
+        + " JOIN sweeps s ON s.id = r.sweep_id WHERE r.device_id = ? AND r.state = ?"
+        + " ORDER BY r.created_at, r.sweep_id, r.position LIMIT 1", s -> Database.strings(s, deviceId,
+        RunState.QUEUED.name()),
         rs -> new QueuedRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
             Database.json(rs.getString(6), OPTIONS, NOT_JSON)));
   }
 
   /** Runs an agent accepted and has not finished: after a restart their devices are still busy. */
   public List<Run> activeRuns() {
-    return db.list("SELECT " + RUN_COLUMNS + " FROM runs WHERE state = 'RUNNING' ORDER BY created_at",
-        Database.Binder.NONE, SweepStore::run);
+    return db.list("SELECT " + RUN_COLUMNS + " FROM runs WHERE state = ? ORDER BY created_at",
+        s -> s.setString(1, RunState.RUNNING.name()), SweepStore::run);
   }
 
-  /** An agent accepted the run: QUEUED becomes RUNNING, unless the agent's own status got there first. */
+  /** An agent accepted the run: see {@link RunState#accepted()}. */
   public void markAccepted(String runId, Instant now) {
-    db.inTransaction(c -> Database.update(c,
-        "UPDATE runs SET state = 'RUNNING', updated_at = ? WHERE id = ? AND state = 'QUEUED'", s -> {
-          s.setObject(1, timestamp(now));
-          s.setString(2, runId);
-        }));
+    move(runId, now, run -> run.state().accepted().map(next -> run.moved(next, run.completed(), run.total(),
+        run.message())));
   }
 
-  /** Ends a run the coordinator gave up on (refused by its agent, lost by it); a finished run stays as it is. */
-  public void endRun(String runId, RunStatus.State state, String message, Instant now) {
-    if (!Run.finished(state)) {
-      throw new IllegalArgumentException("not a final state: " + state);
-    }
-    db.inTransaction(c -> Database.update(c,
-        "UPDATE runs SET state = ?, message = ?, updated_at = ? WHERE id = ? AND state IN ('QUEUED', 'RUNNING')", s -> {
-          s.setString(1, state.name());
-          s.setString(2, message);
-          s.setObject(3, timestamp(now));
-          s.setString(4, runId);
-        }));
+  /** Ends a run the coordinator gave up on (refused by its agent, lost by it): see {@link RunState#endedAs}. */
+  public void endRun(String runId, RunState end, String message, Instant now) {
+    RunState.requireFinished(end);
+    move(runId, now, run -> run.state().endedAs(end).map(next -> run.moved(next, run.completed(), run.total(),
+        message)));
   }
 
   /**
-   * Records an agent's report on a run and returns the run as it now stands, or empty for an unknown run.
-   *
-   * <p>DONE and FAILED are final, so a late, retried RUNNING cannot undo them. An agent's QUEUED (the run
-   * waits on its worker) does not put the run back in the coordinator's queue, which would dispatch it twice.
-   * INTERRUPTED (set when the coordinator lost track of a run) may still turn into DONE or FAILED.
+   * Records an agent's report on a run (see {@link RunState#reported}) and returns the run as it now stands, or
+   * empty for an unknown run. A report without a total (0) keeps the one stored.
    */
   public Optional<Run> recordStatus(RunStatus status, Instant now) {
+    return move(status.runId(), now, run -> run.state().reported(status.state()).map(next -> run.moved(next,
+        status.completed(), status.total() > 0 ? status.total() : run.total(), status.message())));
+  }
+
+  /**
+   * Moves one run where {@code step} says (empty: it stays as it is, progress included), its row locked until the
+   * commit, so that two reports, or two coordinators, cannot both move it from the state they read. Returns the run
+   * as it now stands, or empty for an unknown run.
+   */
+  private Optional<Run> move(String runId, Instant now, Function<Run, Optional<Run>> step) {
     return db.inTransaction(c -> {
-      String sql = switch (status.state()) {
-        case QUEUED -> "UPDATE runs SET completed = ?, total = CASE WHEN ? > 0 THEN ? ELSE total END,"
-            + " message = ?, updated_at = ? WHERE id = ? AND state IN ('QUEUED', 'RUNNING')";
-        case RUNNING -> "UPDATE runs SET completed = ?, total = CASE WHEN ? > 0 THEN ? ELSE total END,"
-            + " message = ?, updated_at = ?, state = 'RUNNING' WHERE id = ? AND state IN ('QUEUED', 'RUNNING')";
-        case DONE, FAILED, INTERRUPTED -> "UPDATE runs SET completed = ?, total = CASE WHEN ? > 0 THEN ? ELSE total END,"
-            + " message = ?, updated_at = ?, state = '" + status.state().name() + "' WHERE id = ?"
-            + " AND state NOT IN ('DONE', 'FAILED')";
-      };
-      Database.update(c, sql, s -> {
-        s.setInt(1, status.completed());
-        s.setInt(2, status.total());
-        s.setInt(3, status.total());
-        if (status.message() == null) {
-          s.setNull(4, Types.VARCHAR);
-        } else {
-          s.setString(4, status.message());
-        }
-        s.setObject(5, timestamp(now));
-        s.setString(6, status.runId());
-      });
-      return Database.first(c, "SELECT " + RUN_COLUMNS + " FROM runs WHERE id = ?",
-          s -> s.setString(1, status.runId()), SweepStore::run);
+      Optional<Run> current = Database.first(c, "SELECT " + RUN_COLUMNS + " FROM runs WHERE id = ? FOR UPDATE",
+          s -> s.setString(1, runId), SweepStore::run);
+      Optional<Run> moved = current.flatMap(step);
+      if (moved.isEmpty()) {
+        return current;
+      }
+      Run run = moved.get();
+      Database.update(c, "UPDATE runs SET state = ?, completed = ?, total = ?, message = ?, updated_at = ?"
+          + " WHERE id = ?", s -> {
+            s.setString(1, run.state().name());
+            s.setInt(2, run.completed());
+            s.setInt(3, run.total());
+            s.setString(4, run.message());
+            s.setObject(5, timestamp(now));
+            s.setString(6, runId);
+          });
+      return moved;
     });
   }
 
   private static Run run(ResultSet rs) throws SQLException {
     return new Run(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        RunStatus.State.valueOf(rs.getString(5)), rs.getInt(6), rs.getInt(7), rs.getString(8));
+        RunState.valueOf(rs.getString(5)), rs.getInt(6), rs.getInt(7), rs.getString(8));
   }
 }

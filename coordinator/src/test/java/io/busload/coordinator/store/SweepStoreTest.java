@@ -57,10 +57,56 @@ class SweepStoreTest {
     Run after = store.recordStatus(
         Fixtures.status(runId, sweep.id(), "a1", GPU.id(), RunStatus.State.RUNNING, 1, 2), Instant.now()).orElseThrow();
 
-    assertThat(after.state()).isEqualTo(RunStatus.State.DONE);
+    assertThat(after.state()).isEqualTo(RunState.DONE);
     assertThat(after.completed()).isEqualTo(2);
     assertThat(store.sweep(sweep.id()).orElseThrow().state()).isEqualTo(Sweep.State.DONE);
     assertThat(store.nextQueuedRun(GPU.id())).isEmpty();
+  }
+
+  @Test
+  void markAccepted_thenTheAgentsQueued_staysRunningWithTheReportedProgress() {
+    Sweep sweep = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 2)), Instant.now());
+    String runId = sweep.runs().getFirst().runId();
+
+    store.markAccepted(runId, Instant.now());
+    Run after = store.recordStatus(
+        Fixtures.status(runId, sweep.id(), "a1", GPU.id(), RunStatus.State.QUEUED, 1, 0), Instant.now()).orElseThrow();
+
+    assertThat(after.state()).isEqualTo(RunState.RUNNING);
+    assertThat(after.completed()).isEqualTo(1);
+    assertThat(after.total()).isEqualTo(2);
+    assertThat(store.run(runId)).contains(after);
+    assertThat(store.activeRuns()).containsExactly(after);
+    assertThat(store.queuedRunCount()).isZero();
+  }
+
+  @Test
+  void endRun_afterDone_keepsDoneAndItsMessage() {
+    Sweep sweep = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 2)), Instant.now());
+    String runId = sweep.runs().getFirst().runId();
+    store.recordStatus(Fixtures.status(runId, sweep.id(), "a1", GPU.id(), RunStatus.State.DONE, 2, 2), Instant.now());
+
+    store.endRun(runId, RunState.INTERRUPTED, "lost", Instant.now());
+
+    assertThat(store.run(runId).orElseThrow()).satisfies(r -> {
+      assertThat(r.state()).isEqualTo(RunState.DONE);
+      assertThat(r.message()).isNull();
+    });
+  }
+
+  @Test
+  void recordStatus_doneAfterTheCoordinatorInterruptedIt_becomesDone() {
+    Sweep sweep = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 2)), Instant.now());
+    String runId = sweep.runs().getFirst().runId();
+    store.endRun(runId, RunState.INTERRUPTED, "agent offline", Instant.now());
+    assertThat(store.runs(GPU.id(), RunState.INTERRUPTED, 10)).extracting(Run::message).containsExactly("agent offline");
+
+    Run after = store.recordStatus(
+        Fixtures.status(runId, sweep.id(), "a1", GPU.id(), RunStatus.State.DONE, 2, 2), Instant.now()).orElseThrow();
+
+    assertThat(after.state()).isEqualTo(RunState.DONE);
+    assertThat(store.runs(GPU.id(), RunState.INTERRUPTED, 10)).isEmpty();
+    assertThat(store.sweep(sweep.id()).orElseThrow().state()).isEqualTo(Sweep.State.DONE);
   }
 
   @Test
@@ -71,7 +117,7 @@ class SweepStoreTest {
 
   @Test
   void endRun_notAFinalState_isRefused() {
-    assertThatThrownBy(() -> store.endRun("r", RunStatus.State.RUNNING, "x", Instant.now()))
+    assertThatThrownBy(() -> store.endRun("r", RunState.RUNNING, "x", Instant.now()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

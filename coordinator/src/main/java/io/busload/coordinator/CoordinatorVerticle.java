@@ -2,7 +2,13 @@ package io.busload.coordinator;
 
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
+import io.busload.coordinator.api.AnalysisResource;
+import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.RestApi;
+import io.busload.coordinator.api.ResultResource;
+import io.busload.coordinator.api.RunResource;
+import io.busload.coordinator.api.ScheduleResource;
+import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.schedule.Leadership;
 import io.busload.coordinator.schedule.Scheduler;
@@ -135,8 +141,13 @@ public final class CoordinatorVerticle extends VerticleBase {
       Refusals refusals = new Refusals(metrics);
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
-      RestApi api = new RestApi(vertx, agents, sweeps, results, fleet, queues, clock, schedules, analysis,
-          new ViewQueries(database), metrics, remembered.tokens());
+      RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
+          new FleetResource(vertx, fleet, agents, clock),
+          new SweepResource(vertx, sweeps, fleet, queues, clock),
+          new RunResource(vertx, sweeps),
+          new ResultResource(vertx, results, new ViewQueries(database)),
+          new ScheduleResource(vertx, schedules, agents, clock),
+          new AnalysisResource(vertx, analysis)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));

@@ -17,23 +17,11 @@ import java.util.UUID;
  * {@code GET /api/comparisons}: one kernel and params across device models, each against its two ceilings; and
  * {@code GET /api/regressions}: the changes the regression watch recorded.
  */
-public final class AnalysisResource implements ApiResource {
-  private final Vertx vertx;
-  private final Analysis analysis;
-
-  public AnalysisResource(Vertx vertx, Analysis analysis) {
-    this.vertx = vertx;
-    this.analysis = analysis;
-  }
-
+public record AnalysisResource(Vertx vertx, Analysis analysis) implements ApiResource {
   @Override
-  public void mount(Router api) {
-    Router comparisons = Router.router(vertx);
-    comparisons.get("/").handler(this::comparison);
-    ApiResource.mount(api, "/api/comparisons", comparisons);
-    Router regressions = Router.router(vertx);
-    regressions.get("/").handler(this::regressions);
-    ApiResource.mount(api, "/api/regressions", regressions);
+  public void mount(Mounts api) {
+    api.at("/api/comparisons").get("/").handler(this::comparison);
+    api.at("/api/regressions").get("/").handler(this::regressions);
   }
 
   /** One model's row of a comparison: bandwidth and its fractions of the two ceilings (null when unknown). */

@@ -3,15 +3,18 @@ package io.busload.coordinator.api;
 import io.vertx.ext.web.Router;
 
 /**
- * One resource of the REST API: its routes on routers of its own, each mounted under one path of the API's router.
- * {@link RestApi} checks write tokens before any resource sees a request and answers every failure the same way.
+ * One resource of the REST API: its routes on routers of its own, each mounted under one path. {@link RestApi}
+ * checks write tokens before any resource sees a request and answers every failure the same way. A resource is a
+ * record of what it uses, so its constructor is the whole list of its dependencies.
  */
 public interface ApiResource {
-  /** Mounts this resource's routers on {@code api}, typically with {@link #mount(Router, String, Router)}. */
-  void mount(Router api);
+  /** Adds this resource's routes, on routers that {@code api} mounts under their paths. */
+  void mount(Mounts api);
 
-  /** Mounts {@code routes} under {@code path}: {@code /api/sweeps} serves {@code /api/sweeps} and {@code /api/sweeps/...}. */
-  static void mount(Router api, String path, Router routes) {
-    api.route(path + "*").subRouter(routes);
+  /** Where a resource mounts its routers. */
+  @FunctionalInterface
+  interface Mounts {
+    /** A new router serving {@code path} and what lies below it ({@code /api/sweeps}, {@code /api/sweeps/...}). */
+    Router at(String path);
   }
 }

@@ -19,27 +19,11 @@ import java.util.List;
  * {@code GET /api/agents}: the agents as the fleet knows them now (online or not, what each device runs), and
  * {@code GET /api/devices}: every device the store remembers, with its host's labels.
  */
-public final class FleetResource implements ApiResource {
-  private final Vertx vertx;
-  private final Fleet fleet;
-  private final AgentStore agents;
-  private final Clock clock;
-
-  public FleetResource(Vertx vertx, Fleet fleet, AgentStore agents, Clock clock) {
-    this.vertx = vertx;
-    this.fleet = fleet;
-    this.agents = agents;
-    this.clock = clock;
-  }
-
+public record FleetResource(Vertx vertx, Fleet fleet, AgentStore agents, Clock clock) implements ApiResource {
   @Override
-  public void mount(Router api) {
-    Router agentRoutes = Router.router(vertx);
-    agentRoutes.get("/").handler(ctx -> json(ctx.response(), 200, fleet.view(clock.instant())));
-    ApiResource.mount(api, "/api/agents", agentRoutes);
-    Router deviceRoutes = Router.router(vertx);
-    deviceRoutes.get("/").handler(this::devices);
-    ApiResource.mount(api, "/api/devices", deviceRoutes);
+  public void mount(Mounts api) {
+    api.at("/api/agents").get("/").handler(ctx -> json(ctx.response(), 200, fleet.view(clock.instant())));
+    api.at("/api/devices").get("/").handler(this::devices);
   }
 
   /**

@@ -34,7 +34,12 @@ public final class RestApi {
     // First, before any body is read: an unauthenticated write costs the coordinator no parsing and no store call.
     router.route().method(HttpMethod.POST).method(HttpMethod.PUT).method(HttpMethod.PATCH).method(HttpMethod.DELETE)
         .handler(auth);
-    resources.forEach(resource -> resource.mount(router));
+    ApiResource.Mounts mounts = path -> {
+      Router routes = Router.router(vertx);
+      router.route(path + "*").subRouter(routes);
+      return routes;
+    };
+    resources.forEach(resource -> resource.mount(mounts));
     router.get("/api/openapi.yaml").handler(RestApi::openApi);
     router.get("/metrics").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE,
         "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));

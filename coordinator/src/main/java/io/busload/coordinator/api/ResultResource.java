@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * sit whole in memory; {@code /api/results/latest}, {@code /api/kernels} and {@code /api/history} are what the
  * dashboard's views draw, each bounded by the view rather than by the results stored (issue 5).
  */
-public final class ResultResource implements ApiResource {
+public record ResultResource(Vertx vertx, ResultStore results, ViewQueries views) implements ApiResource {
   private static final Logger LOG = LoggerFactory.getLogger(ResultResource.class);
   static final int DEFAULT_RESULT_LIMIT = 1000;
   static final int MAX_RESULT_LIMIT = 1_000_000;
@@ -42,29 +42,14 @@ public final class ResultResource implements ApiResource {
   static final int PAGE = 2000;
   private static final String CSV = "text/csv; charset=utf-8";
 
-  private final Vertx vertx;
-  private final ResultStore results;
-  private final ViewQueries views;
-
-  public ResultResource(Vertx vertx, ResultStore results, ViewQueries views) {
-    this.vertx = vertx;
-    this.results = results;
-    this.views = views;
-  }
-
   @Override
-  public void mount(Router api) {
-    Router resultRoutes = Router.router(vertx);
-    resultRoutes.get("/").handler(this::results);
-    resultRoutes.get("/latest").handler(this::latest);
-    ApiResource.mount(api, "/api/results", resultRoutes);
-    Router kernelRoutes = Router.router(vertx);
-    kernelRoutes.get("/").handler(ctx -> blocking(views::kernels)
+  public void mount(Mounts api) {
+    Router results = api.at("/api/results");
+    results.get("/").handler(this::results);
+    results.get("/latest").handler(this::latest);
+    api.at("/api/kernels").get("/").handler(ctx -> blocking(views::kernels)
         .onSuccess(pairs -> json(ctx.response(), 200, pairs)).onFailure(ctx::fail));
-    ApiResource.mount(api, "/api/kernels", kernelRoutes);
-    Router historyRoutes = Router.router(vertx);
-    historyRoutes.get("/").handler(this::history);
-    ApiResource.mount(api, "/api/history", historyRoutes);
+    api.at("/api/history").get("/").handler(this::history);
   }
 
   private enum Format { JSON, CSV }

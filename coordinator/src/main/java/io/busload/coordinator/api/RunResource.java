@@ -16,24 +16,15 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** {@code /api/runs}: runs newest first, of one device or in one state, and one run by id. */
-public final class RunResource implements ApiResource {
+public record RunResource(Vertx vertx, SweepStore sweeps) implements ApiResource {
   private static final Set<String> RUN_STATES = Arrays.stream(RunState.values())
       .map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
 
-  private final Vertx vertx;
-  private final SweepStore sweeps;
-
-  public RunResource(Vertx vertx, SweepStore sweeps) {
-    this.vertx = vertx;
-    this.sweeps = sweeps;
-  }
-
   @Override
-  public void mount(Router api) {
-    Router routes = Router.router(vertx);
+  public void mount(Mounts api) {
+    Router routes = api.at("/api/runs");
     routes.get("/").handler(this::list);
     routes.get("/:id").handler(this::one);
-    ApiResource.mount(api, "/api/runs", routes);
   }
 
   private void list(RoutingContext ctx) {

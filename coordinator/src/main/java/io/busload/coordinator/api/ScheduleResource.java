@@ -24,24 +24,13 @@ import java.util.concurrent.Callable;
  * {@code /api/schedules}: cron timetables that turn into sweeps, created, listed, changed, paused, resumed and
  * deleted. A schedule's targets are checked against the devices the store knows when it is written.
  */
-public final class ScheduleResource implements ApiResource {
+public record ScheduleResource(Vertx vertx, Schedules schedules, AgentStore agents, Clock clock)
+    implements ApiResource {
   private static final int FIRES_SHOWN = 20;
 
-  private final Vertx vertx;
-  private final Schedules schedules;
-  private final AgentStore agents;
-  private final Clock clock;
-
-  public ScheduleResource(Vertx vertx, Schedules schedules, AgentStore agents, Clock clock) {
-    this.vertx = vertx;
-    this.schedules = schedules;
-    this.agents = agents;
-    this.clock = clock;
-  }
-
   @Override
-  public void mount(Router api) {
-    Router routes = Router.router(vertx);
+  public void mount(Mounts api) {
+    Router routes = api.at("/api/schedules");
     routes.post("/").handler(Requests.body()).handler(this::create);
     routes.get("/").handler(this::list);
     routes.get("/:id").handler(this::one);
@@ -49,7 +38,6 @@ public final class ScheduleResource implements ApiResource {
     routes.post("/:id/pause").handler(ctx -> setPaused(ctx, true));
     routes.post("/:id/resume").handler(ctx -> setPaused(ctx, false));
     routes.delete("/:id").handler(this::delete);
-    ApiResource.mount(api, "/api/schedules", routes);
   }
 
   private void create(RoutingContext ctx) {

@@ -22,30 +22,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** {@code /api/sweeps}: ask for a suite on devices ({@code POST}), and see sweeps with their runs. */
-public final class SweepResource implements ApiResource {
+public record SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock)
+    implements ApiResource {
   private static final Logger LOG = LoggerFactory.getLogger(SweepResource.class);
 
-  private final Vertx vertx;
-  private final SweepStore sweeps;
-  private final Fleet fleet;
-  private final RunQueues queues;
-  private final Clock clock;
-
-  public SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock) {
-    this.vertx = vertx;
-    this.sweeps = sweeps;
-    this.fleet = fleet;
-    this.queues = queues;
-    this.clock = clock;
-  }
-
   @Override
-  public void mount(Router api) {
-    Router routes = Router.router(vertx);
+  public void mount(Mounts api) {
+    Router routes = api.at("/api/sweeps");
     routes.post("/").handler(Requests.body()).handler(this::create);
     routes.get("/").handler(this::list);
     routes.get("/:id").handler(this::one);
-    ApiResource.mount(api, "/api/sweeps", routes);
   }
 
   private void create(RoutingContext ctx) {

@@ -6,7 +6,6 @@ import io.busload.coordinator.Fixtures;
 import io.busload.protocol.DeviceInfo;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,12 +14,7 @@ class AgentStoreTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
-  private AgentStore store;
-
-  @BeforeEach
-  void open() {
-    store = new AgentStore(database.db());
-  }
+  private final AgentStore store = new AgentStore(database.db());
 
   @Test
   void saveAgent_seenTwice_keepsOneAgentWithItsDevices() {

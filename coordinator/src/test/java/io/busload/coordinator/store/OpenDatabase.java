@@ -8,25 +8,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A fresh database on the shared test PostgreSQL, opened as the coordinator opens its own (Flyway included) before
- * each test and closed after it, with plain JDBC beside it for what a test checks behind the stores' backs.
- * Register it on an instance field ({@code @RegisterExtension final OpenDatabase database = new OpenDatabase();}).
+ * A fresh database on the shared test PostgreSQL, opened as the coordinator opens its own (Flyway included) when the
+ * test instance is made and closed after its test, with plain JDBC beside it for what a test checks behind the
+ * stores' backs. Register it on an instance field, and the stores can be fields too:
+ * {@code @RegisterExtension final OpenDatabase database = new OpenDatabase();}
+ * {@code private final AgentStore store = new AgentStore(database.db());}
  */
-final class OpenDatabase implements BeforeEachCallback, AfterEachCallback {
+final class OpenDatabase implements AfterEachCallback {
   /** Only an embedded server keeps its files in the data directory; the shared test server needs none. */
   private static final Path NO_DATA_DIR = Path.of("target", "no-data-dir");
 
   private final DatabaseSettings settings = TestDatabase.fresh();
-  private Database db;
-
-  @Override
-  public void beforeEach(ExtensionContext context) {
-    db = Database.open(settings, NO_DATA_DIR);
-  }
+  private Database db = Database.open(settings, NO_DATA_DIR);
 
   @Override
   public void afterEach(ExtensionContext context) {

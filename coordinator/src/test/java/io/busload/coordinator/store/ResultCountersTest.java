@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,12 +24,7 @@ class ResultCountersTest {
       "ncu, one launch");
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
-  private ResultStore store;
-
-  @BeforeEach
-  void open() {
-    store = new ResultStore(database.db());
-  }
+  private final ResultStore store = new ResultStore(database.db());
 
   private KernelResult profiled(long stride) {
     return Fixtures.result("s1", "r1", "a1", GPU, stride, true, Instant.now()).withCounters(FLAGGED);

@@ -12,7 +12,6 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,12 +20,7 @@ class ResultStoreTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
-  private ResultStore store;
-
-  @BeforeEach
-  void open() {
-    store = new ResultStore(database.db());
-  }
+  private ResultStore store = new ResultStore(database.db());
 
   @Test
   void insertResult_sameIdTwice_storesOneRowAndReportsOnlyTheFirstAsNew() throws Exception {

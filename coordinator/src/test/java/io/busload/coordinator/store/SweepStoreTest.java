@@ -10,7 +10,6 @@ import io.busload.protocol.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,12 +18,7 @@ class SweepStoreTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
-  private SweepStore store;
-
-  @BeforeEach
-  void open() {
-    store = new SweepStore(database.db());
-  }
+  private final SweepStore store = new SweepStore(database.db());
 
   @Test
   void createSweep_twoDevices_queuesOneRunEachInOrder() {

@@ -12,24 +12,17 @@
 #   profile.md, ncu.csv    sectors/request and DRAM bytes beside the model, FLAG where they differ > 10%
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-WORK=/tmp/busload; mkdir -p "$WORK"
-tar -C "$WORK" -xJf .carry/jre.tar.xz
-export BUSLOAD_JAVA="$WORK/jre/bin/java" BUSLOAD_BUNDLE="$PWD/.carry/agent"
+. deploy/gpu/carried.sh
 CP="$BUSLOAD_BUNDLE/agent.jar:$BUSLOAD_BUNDLE/lib/*"
+record_machine
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,pstate,temperature.gpu --format=csv
-  nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv
-  "$BUSLOAD_JAVA" -version 2>&1 | head -1
   nvcc --version | tail -2
   echo "ncu: $(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || echo none)"
-} 2>&1 | tee "$OUT/machine.txt"
+} 2>&1 | tee -a "$OUT/machine.txt"
 
 # 1. The same fatbin and the plan the agent resolves for this GPU, and the native harness built here: cuBLAS
 #    from the toolkit, else from the nvidia-cublas wheel's folders.
-FATBIN="$WORK/busload.fatbin"
-python3 -c 'import sys,zipfile,glob; sys.stdout.buffer.write(zipfile.ZipFile(glob.glob(".carry/agent/lib/busload-kernels-*.jar")[0]).read("io/busload/kernels/busload.fatbin"))' > "$FATBIN"
+extract_fatbin
 ./busload run --suite coalescing --device cuda:0 --plan-out "$OUT/plan.txt" 2>&1 | tail -1
 BLAS=(-lcublas)
 if [[ ! -f "$(dirname "$(command -v nvcc)")/../include/cublas_v2.h" ]]; then

@@ -4,15 +4,8 @@
 # only its own kernel, named by its CUDA error, and that the GPU measures correctly afterwards. Keeps all under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-mkdir -p /tmp/busload && tar -C /tmp/busload -xJf .carry/jre.tar.xz
-export BUSLOAD_JAVA=/tmp/busload/jre/bin/java BUSLOAD_BUNDLE="$PWD/.carry/agent"
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,pstate,temperature.gpu --format=csv
-  "$BUSLOAD_JAVA" -version 2>&1 | head -1
-} 2>&1 | tee "$OUT/machine.txt"
+. deploy/gpu/carried.sh
+record_machine
 start=$(date +%s)
 ./busload run --suite faults --format table > "$OUT/faults-table.txt" 2> "$OUT/faults-log.txt"
 echo "faults suite exit $? after $(( $(date +%s) - start )) s" | tee -a "$OUT/machine.txt"

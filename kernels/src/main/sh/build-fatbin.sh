@@ -1,53 +1,124 @@
 #!/usr/bin/env bash
-# Compiles every src/main/cuda/*.cu into ONE fatbin on the class path (issue 2, must-have 4):
-# SASS for sm_75, 80, 86, 89, 90, 100, 120 and PTX (compute_120) so newer chips can JIT it.
-# The families are #included into one generated translation unit: one nvcc call, one fatbin,
-# extern "C" entry points keep their names. Skips nvcc when the fatbin is newer than every source.
-# Usage: build-fatbin.sh NVCC SOURCE_DIR WORK_DIR OUTPUT_FILE
+# Puts the kernels' fatbin on the class path: every src/main/cuda/*.cu in ONE fatbin (issue 2, must-have 4) with
+# SASS for sm_75, 80, 86, 89, 90, 100, 120 and PTX (compute_120) so newer chips can JIT it. The families are
+# #included into one generated translation unit: one nvcc call, one fatbin, extern "C" entry points keep their names.
+#
+# No CUDA toolkit is needed except to change kernels (issue 15): the fatbin nvcc built is kept in the repository,
+# src/main/fatbin/busload.fatbin, beside busload.fatbin.inputs, which records what it was built from: the SHA-256 of
+# every file in src/main/cuda and nvcc's exact arguments. When the sources match those inputs the build copies the
+# kept fatbin, with or without nvcc, so every machine ships the same bytes (nvcc's output embeds the folder it was
+# built in, so two builds of the same sources are not byte-identical). When they differ, nvcc compiles them and
+# KeptFatbinTest fails until `./busload fatbin` keeps the new fatbin for commit; without nvcc the build stops.
+# The nvcc version is recorded in the inputs file but not compared: a newer toolkit elsewhere is not a change.
+#
+# Usage: build-fatbin.sh NVCC SOURCE_DIR WORK_DIR OUTPUT_FILE KEPT_DIR [build|keep]
+#          keep: compile with nvcc whatever the kept inputs say, and write the result and its inputs to KEPT_DIR.
+#        build-fatbin.sh --inputs SOURCE_DIR
+#          prints the compared inputs of SOURCE_DIR (what KeptFatbinTest checks against the kept file).
 set -euo pipefail
+export LC_ALL=C
 
-NVCC="$1"; SRC="$2"; WORK="$3"; OUT="$4"
+NVCC_ARGS=(-fatbin -O3 -std=c++17 -lineinfo)
+for sm in 75 80 86 89 90 100 120; do
+  NVCC_ARGS+=(-gencode "arch=compute_${sm},code=sm_${sm}")
+done
+NVCC_ARGS+=(-gencode "arch=compute_120,code=compute_120")
 
-if ! command -v "$NVCC" >/dev/null 2>&1; then
-  echo "busload-kernels: nvcc not found (looked for '$NVCC'). Install the CUDA toolkit (nvcc 13.0 is what the" >&2
-  echo "busload-kernels: build machines have) and put nvcc on PATH, or pass -Dbusload.nvcc=PATH to Maven." >&2
-  exit 1
+say() { echo "busload-kernels: $*" >&2; }
+
+# The compared inputs: nvcc's arguments, then one line per file in the source folder (name and SHA-256), sorted.
+inputs() {
+  local f
+  echo "nvcc-args ${NVCC_ARGS[*]}"
+  for f in "$1"/*; do
+    [[ -f "$f" ]] || continue
+    echo "source $(basename "$f") $(sha256sum <"$f" | cut -d' ' -f1)"
+  done
+}
+
+# The compared lines of an inputs file (comments, the nvcc version and the fatbin's own hash are not inputs).
+compared() {
+  grep -E '^(nvcc-args|source) ' "$1" || true
+}
+
+if [[ "${1:-}" == --inputs ]]; then
+  inputs "${2:?--inputs needs the source folder}"
+  exit 0
 fi
+
+NVCC="$1"; SRC="$2"; WORK="$3"; OUT="$4"; KEPT="$5"; MODE="${6:-build}"
+KEPT_FATBIN="$KEPT/busload.fatbin"
+KEPT_INPUTS="$KEPT/busload.fatbin.inputs"
 
 shopt -s nullglob
 sources=("$SRC"/*.cu)
 if [[ ${#sources[@]} -eq 0 ]]; then
-  echo "busload-kernels: no .cu files in $SRC" >&2
+  say "no .cu files in $SRC"
+  exit 1
+fi
+want="$(inputs "$SRC")"
+mkdir -p "$(dirname "$OUT")"
+
+if [[ "$MODE" != keep && -f "$KEPT_FATBIN" && -f "$KEPT_INPUTS" && "$(compared "$KEPT_INPUTS")" == "$want" ]]; then
+  recorded=$(awk '$1 == "fatbin-sha256" {print $2}' "$KEPT_INPUTS")
+  actual=$(sha256sum <"$KEPT_FATBIN" | cut -d' ' -f1)
+  if [[ "$recorded" != "$actual" ]]; then
+    say "$KEPT_FATBIN has SHA-256 $actual, but $KEPT_INPUTS records $recorded: the kept fatbin was replaced"
+    say "without its inputs. Run ./busload fatbin (needs nvcc) to build and keep both again."
+    exit 1
+  fi
+  cmp -s "$KEPT_FATBIN" "$OUT" || cp "$KEPT_FATBIN" "$OUT"
+  say "the kept fatbin matches the kernel sources: $OUT is $KEPT_FATBIN (no nvcc needed)"
+  exit 0
+fi
+
+if ! command -v "$NVCC" >/dev/null 2>&1; then
+  if [[ "$MODE" == keep ]]; then
+    say "nvcc not found (looked for '$NVCC'): keeping a new fatbin needs the CUDA toolkit."
+  else
+    say "the kernel sources differ from those the kept fatbin was built from ($KEPT_INPUTS):"
+    diff <(compared "$KEPT_INPUTS" 2>/dev/null) <(echo "$want") | grep -E '^[<>]' | sed 's/^</  kept:/; s/^>/  now: /' >&2 || true
+    say "changing kernels needs nvcc (looked for '$NVCC'): install the CUDA toolkit (the build machines have"
+    say "nvcc 13.0) and put nvcc on PATH or pass -Dbusload.nvcc=PATH, then run ./busload fatbin and commit $KEPT."
+  fi
   exit 1
 fi
 
-if [[ -f "$OUT" ]]; then
-  stale=0
-  for f in "${sources[@]}" "$0"; do
-    [[ "$f" -nt "$OUT" ]] && stale=1
-  done
-  if [[ $stale -eq 0 ]]; then
-    echo "busload-kernels: $OUT is up to date"
-    exit 0
-  fi
+mkdir -p "$WORK"
+if [[ "$MODE" != keep && -f "$OUT" && -f "$WORK/busload.fatbin.inputs" && "$(cat "$WORK/busload.fatbin.inputs")" == "$want" ]]; then
+  say "$OUT is up to date (built by nvcc from these sources; the kept fatbin differs, see KeptFatbinTest)"
+  exit 0
 fi
 
-mkdir -p "$WORK" "$(dirname "$OUT")"
 unit="$WORK/busload_all.cu"
 {
   echo "// Generated by build-fatbin.sh: every kernel family, one translation unit, one fatbin."
   for f in "${sources[@]}"; do
     echo "#include \"$(cd "$(dirname "$f")" && pwd)/$(basename "$f")\""
   done
-} > "$unit"
+} >"$unit"
 
-gencode=()
-for sm in 75 80 86 89 90 100 120; do
-  gencode+=(-gencode "arch=compute_${sm},code=sm_${sm}")
-done
-gencode+=(-gencode "arch=compute_120,code=compute_120")
-
-echo "busload-kernels: $("$NVCC" --version | tail -1)"
-echo "busload-kernels: compiling ${#sources[@]} kernel file(s) into $OUT"
-"$NVCC" -fatbin -O3 -std=c++17 -lineinfo "${gencode[@]}" -o "$OUT.tmp" "$unit"
+version="$("$NVCC" --version | grep -m1 release || "$NVCC" --version | tail -1)"
+say "$version"
+say "compiling ${#sources[@]} kernel file(s) into $OUT"
+"$NVCC" "${NVCC_ARGS[@]}" -o "$OUT.tmp" "$unit"
 mv "$OUT.tmp" "$OUT"
+echo "$want" >"$WORK/busload.fatbin.inputs"
+
+if [[ "$MODE" == keep ]]; then
+  mkdir -p "$KEPT"
+  cp "$OUT" "$KEPT_FATBIN.tmp"
+  {
+    echo "# What busload.fatbin beside this file was built from; build-fatbin.sh writes it (./busload fatbin)."
+    echo "# A build whose nvcc-args and source lines match uses busload.fatbin as it is, without nvcc."
+    echo "# Not compared: the nvcc that built it ($version) and the fatbin's own hash."
+    echo "$want"
+    echo "fatbin-sha256 $(sha256sum <"$OUT" | cut -d' ' -f1)"
+  } >"$KEPT_INPUTS.tmp"
+  mv "$KEPT_FATBIN.tmp" "$KEPT_FATBIN"
+  mv "$KEPT_INPUTS.tmp" "$KEPT_INPUTS"
+  say "kept $KEPT_FATBIN ($(wc -c <"$KEPT_FATBIN") bytes) and its inputs: commit both"
+else
+  say "warning: the kept fatbin ($KEPT_FATBIN) was built from other sources; KeptFatbinTest fails until"
+  say "./busload fatbin keeps this build and both files in $KEPT are committed"
+fi

@@ -5,10 +5,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet. */
+/**
+ * {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet; {@code
+ * busload-agent push ...} brings what {@code run} printed to a coordinator from a host outside the fleet.
+ */
 @Command(name = "busload-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent).",
-    subcommands = {RunCommand.class, AgentCommand.class})
+    description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent); pushes results (push).",
+    subcommands = {RunCommand.class, AgentCommand.class, PushCommand.class})
 public final class Main implements Runnable {
   @Spec
   CommandSpec spec;
@@ -24,7 +27,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or agent");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, agent or push");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -14,8 +14,8 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 class AgentModeTest {
   private static final String AGENT_ID = "test-agent-" + UUID.randomUUID();
 
+  @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-agent-test");
   private Vertx coordinator;
   private Vertx agent;
   private final List<AgentHello> hellos = new CopyOnWriteArrayList<>();
@@ -50,11 +51,7 @@ class AgentModeTest {
 
   @BeforeEach
   void startCluster() throws Exception {
-    String name = "busload-agent-test-" + UUID.randomUUID();
-    int port = 16701 + (int) (Math.random() * 300);
-    List<String> members = List.of("127.0.0.1");
-    coordinator = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
-        ClusterSettings.COORDINATOR)).await(60, TimeUnit.SECONDS);
+    coordinator = cluster.join(ClusterSettings.COORDINATOR);
     coordinator.eventBus().<AgentHello>consumer(Addresses.AGENT_HELLO, m -> {
       hellos.add(m.body());
       m.reply(Ack.ok(m.body().agentId()));
@@ -82,23 +79,12 @@ class AgentModeTest {
       m.reply(Ack.ok(m.body().id().toString()));
     }).completion().await(10, TimeUnit.SECONDS);
 
-    agent = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members, ClusterSettings.AGENT))
-        .await(60, TimeUnit.SECONDS);
+    agent = cluster.join(ClusterSettings.AGENT);
     cpu = CpuDevice.create("testhost");
     AgentConfig config = new AgentConfig(AGENT_ID, "testhost", "test", Fatbin.sha256(), List.of(cpu),
         outbox, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofMillis(500))
         .withLabels(AgentConfig.labels(Map.of("BUSLOAD_LABELS", " lab-east, rack=a,,lab-east ")));
     agent.deployVerticle(new AgentVerticle(config)).await(30, TimeUnit.SECONDS);
-  }
-
-  @AfterEach
-  void stopCluster() throws Exception {
-    if (agent != null) {
-      agent.close().await(30, TimeUnit.SECONDS);
-    }
-    if (coordinator != null) {
-      coordinator.close().await(30, TimeUnit.SECONDS);
-    }
   }
 
   @Test

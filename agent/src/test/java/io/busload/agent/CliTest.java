@@ -5,24 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** The command line in-process, on tiny sizes on the CPU (no GPU needed). */
-class CliTest {
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
-
-  private int run(String... args) {
-    CommandLine cli = Main.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    return cli.execute(args);
-  }
-
+class CliTest extends InProcessCli {
   @Test
   void runStride_cpuTinyJson_allNineRowsValid() throws Exception {
     int exit = run("run", "--suite", "stride", "--device", "cpu", "--format", "json", "--option", "elements=4096");

@@ -3,27 +3,14 @@ package io.busload.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.crosscheck.PlanFile;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code run --plan-out} and {@code --profile} in-process on the CPU (no GPU, no ncu needed). */
-class PlanOutCliTest {
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
-
-  private int run(String... args) {
-    CommandLine cli = Main.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    return cli.execute(args);
-  }
-
+class PlanOutCliTest extends InProcessCli {
   @Test
   void planOut_strideTiny_writesEveryCaseAndMeasuresNothing(@TempDir Path dir) throws Exception {
     Path plan = dir.resolve("plan.txt");

@@ -4,6 +4,9 @@ import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.FleetResource;
+import io.busload.coordinator.api.PushResource;
+import io.busload.coordinator.push.Pushing;
+import io.busload.coordinator.store.Pushes;
 import io.busload.coordinator.api.RestApi;
 import io.busload.coordinator.api.ResultResource;
 import io.busload.coordinator.api.RunResource;
@@ -141,13 +144,15 @@ public final class CoordinatorVerticle extends VerticleBase {
       Refusals refusals = new Refusals(metrics);
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
+      Pushes pushes = new Pushes(database);
       RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
           new FleetResource(vertx, fleet, agents, clock),
           new SweepResource(vertx, sweeps, fleet, queues, clock),
           new RunResource(vertx, sweeps),
           new ResultResource(vertx, results, new ViewQueries(database)),
           new ScheduleResource(vertx, schedules, agents, clock),
-          new AnalysisResource(vertx, analysis)));
+          new AnalysisResource(vertx, analysis),
+          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));

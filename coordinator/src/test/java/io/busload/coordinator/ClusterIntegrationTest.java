@@ -10,10 +10,9 @@ import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,7 +29,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +44,7 @@ class ClusterIntegrationTest {
 
   @TempDir Path dir;
   private final DatabaseSettings database = TestDatabase.fresh();
+  @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-test");
   private Coordinator coordinator;
   private Vertx agentVertx;
   private AgentDouble agent;
@@ -54,33 +54,17 @@ class ClusterIntegrationTest {
 
   @BeforeEach
   void start() throws Exception {
-    String name = "busload-test-" + UUID.randomUUID();
-    int clusterPort = freePort();
-    List<String> members = List.of("127.0.0.1");
     coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
-        new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR), database))
-        .await(60, TimeUnit.SECONDS);
-    agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
-        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+        cluster.settings(ClusterSettings.COORDINATOR), database)).await(60, TimeUnit.SECONDS);
+    cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+    agentVertx = cluster.join(ClusterSettings.AGENT);
     agentVertx.eventBus().<KernelResult>consumer(Addresses.LIVE_RESULTS, m -> live.add(m.body()))
         .completion().await(20, TimeUnit.SECONDS);
     agentVertx.eventBus().<RunStatus>consumer(Addresses.LIVE_RUNS, m -> liveRuns.add(m.body()))
         .completion().await(20, TimeUnit.SECONDS);
     agent = new AgentDouble(agentVertx, Fixtures.hello("it-agent", GPU, CPU));
+    cluster.onClose(agent);
     http = new Http(coordinator.httpPort());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (agent != null) {
-      agent.close();
-    }
-    if (agentVertx != null) {
-      agentVertx.close().await(30, TimeUnit.SECONDS);
-    }
-    if (coordinator != null) {
-      coordinator.stop().await(30, TimeUnit.SECONDS);
-    }
   }
 
   @Test
@@ -217,12 +201,6 @@ class ClusterIntegrationTest {
         }
       }
       return found.stream().collect(Collectors.toSet());
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -16,6 +16,7 @@ import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,8 +56,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserTest {
-  private static final String CLUSTER = "busload-dashboard-views-" + UUID.randomUUID();
-  private static final int CLUSTER_PORT = 19000 + ThreadLocalRandom.current().nextInt(2000);
+  private static final LoopbackCluster CLUSTER = new LoopbackCluster("busload-dashboard-views");
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final String PASSWORD = "operator-" + UUID.randomUUID();
   /** The coordinator's tokens file holds only this token's hash; the dashboard and the test's own posts send it. */
@@ -75,10 +74,10 @@ class DashboardBrowserTest {
   @DynamicPropertySource
   static void fleet(DynamicPropertyRegistry registry) throws Exception {
     startCoordinator();
-    registry.add("busload.cluster.name", () -> CLUSTER);
-    registry.add("busload.cluster.host", () -> "127.0.0.1");
-    registry.add("busload.cluster.members", () -> "127.0.0.1");
-    registry.add("busload.cluster.port", () -> CLUSTER_PORT);
+    registry.add("busload.cluster.name", CLUSTER::name);
+    registry.add("busload.cluster.host", () -> LoopbackCluster.HOST);
+    registry.add("busload.cluster.members", () -> LoopbackCluster.HOST);
+    registry.add("busload.cluster.port", CLUSTER::port);
     registry.add("busload.eventbus.port", () -> 0);
     registry.add("busload.coordinator-url", () -> coordinatorUrl);
     registry.add("busload.users-file", () -> usersFile.toString());
@@ -94,9 +93,8 @@ class DashboardBrowserTest {
     Path data = Files.createTempDirectory("busload-coordinator-");
     Files.writeString(data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME),
         "dashboard:" + io.busload.coordinator.api.ApiTokens.sha256Hex(API_TOKEN) + "\n");
-    ClusterSettings cluster = new ClusterSettings(CLUSTER, "127.0.0.1", null, CLUSTER_PORT, 0,
-        List.of("127.0.0.1"), ClusterSettings.COORDINATOR);
-    coordinator = Coordinator.start(new CoordinatorSettings(data, "127.0.0.1", 0, cluster))
+    coordinator = Coordinator.start(new CoordinatorSettings(data, "127.0.0.1", 0,
+        CLUSTER.settings(ClusterSettings.COORDINATOR)))
         .await(180, TimeUnit.SECONDS);
     coordinatorUrl = "http://127.0.0.1:" + coordinator.httpPort();
   }

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A PostgreSQL server inside a network namespace, for coordinators in other namespaces to share. A process cannot
  * start a server in another namespace, so a small JVM is started there ({@code ip netns exec NS java ... main}) and
- * it starts the embedded server as {@link FaultsIT#sharedPostgres} does (fsync on), listening on the namespace's
+ * it starts the embedded server as {@link FleetFaults#sharedPostgres} does (fsync on), listening on the namespace's
  * loopback and on {@code address}, with {@code peers} allowed in pg_hba.conf. It stops the server when its stdin
  * closes; {@link #close} does that and then kills a server that is left over.
  */

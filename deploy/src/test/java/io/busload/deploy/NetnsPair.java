@@ -34,8 +34,25 @@ final class NetnsPair implements AutoCloseable {
     agentIp = "10.213." + subnet + ".2";
   }
 
-  /** Why namespaces cannot be made here (not root, no iproute2), or empty when they can. */
+  /** Set to 1, it lets a run skip the tests that need network namespaces where they cannot run. */
+  static final String SKIP_SETTING = "BUSLOAD_SKIP_NETNS";
+
+  /**
+   * Why namespaces cannot be made here (not root, no iproute2), or empty when they can: the one precondition check
+   * of every test that needs them (issue 15). A test that cannot run fails here with the reason, because a skipped
+   * fault test reads as a passed one in a green build; only {@code BUSLOAD_SKIP_NETNS=1} turns that into a returned
+   * reason, with which the caller skips, and {@code ./busload test} then prints what it skipped and why.
+   */
   static Optional<String> unavailable() {
+    Optional<String> reason = probe();
+    if (reason.isPresent() && !"1".equals(System.getenv(SKIP_SETTING))) {
+      throw new AssertionError("this test needs network namespaces and cannot make them here: " + reason.get()
+          + ". Run it as root on a machine with iproute2, or set " + SKIP_SETTING + "=1 to skip it");
+    }
+    return reason;
+  }
+
+  private static Optional<String> probe() {
     String probe = "busload-probe-" + UUID.randomUUID().toString().substring(0, 6);
     try {
       Result add = run(List.of("ip", "netns", "add", probe));

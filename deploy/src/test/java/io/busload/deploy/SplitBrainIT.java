@@ -1,17 +1,8 @@
 package io.busload.deploy;
 
-import static io.busload.deploy.FaultsIT.SLOW_CASES;
-import static io.busload.deploy.FaultsIT.SLOW_SWEEP;
-import static io.busload.deploy.FaultsIT.json;
-import static io.busload.deploy.FaultsIT.outboxFiles;
-import static io.busload.deploy.FaultsIT.summary;
-import static io.busload.deploy.FaultsIT.sweepView;
-import static io.busload.deploy.FaultsIT.tally;
-import static io.busload.deploy.FaultsIT.work;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.deploy.FaultsIT.Tally;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,8 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -39,22 +28,15 @@ import org.junit.jupiter.api.Test;
  * leads, and a sweep started after the heal is measured by both agents. Plain TCP ({@code BUSLOAD_TLS=off}) on the
  * test's private namespaces: what is under test is leadership and delivery across the split, not TLS.
  */
-class SplitBrainIT {
+class SplitBrainIT extends FleetFaults {
   private static final List<String> LOGS = List.of("coordinator-a", "coordinator-b", "agent-a", "agent-b");
   /** Longer than Hazelcast's max.no.heartbeat (10 s) plus the coordinator's 1 s tick, with room. */
   private static final Duration SPLIT_BEFORE_FIRE = Duration.ofSeconds(40);
   private static final Duration SPLIT_AFTER_FIRE = Duration.ofSeconds(35);
-  private LocalFleet fleet;
-  private final List<AutoCloseable> cleanup = new ArrayList<>();
 
-  @AfterEach
-  void stop() throws Exception {
-    if (fleet != null) {
-      fleet.close();
-    }
-    for (AutoCloseable c : cleanup.reversed()) {
-      c.close();
-    }
+  @Override
+  List<String> logs() {
+    return LOGS;
   }
 
   /**
@@ -103,8 +85,8 @@ class SplitBrainIT {
         env(Map.of("HOSTNAME", "site-a"), net.aIp, members));
     fleet.startCpuAgent("agent-b", agentB, outboxB, host(net.bNs, "site-b"),
         env(Map.of("HOSTNAME", "site-b"), net.bIp, members));
-    String deviceA = FaultsIT.awaitCpuDevice(fleet, LOGS, apiA, agentA);
-    String deviceB = FaultsIT.awaitCpuDevice(fleet, LOGS, apiA, agentB);
+    String deviceA = awaitCpuDevice(apiA, agentA);
+    String deviceB = awaitCpuDevice(apiA, agentB);
     assertThat(deviceA).isNotEqualTo(deviceB);
     assertThat(fleet.log("coordinator-b")).as("B starts as the standby").contains("another coordinator leads");
     assertThat(fleet.log("coordinator-a")).doesNotContain("another coordinator leads");
@@ -290,9 +272,5 @@ class SplitBrainIT {
     if (millis > 0) {
       Thread.sleep(millis);
     }
-  }
-
-  private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
-    return FaultsIT.await(fleet, LOGS, what, seconds, probe);
   }
 }

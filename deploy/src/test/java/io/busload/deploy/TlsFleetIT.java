@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.protocol.JsonCodec;
+import io.busload.testsupport.FleetCerts;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,8 +30,8 @@ class TlsFleetIT {
   static void start() throws Exception {
     Files.createDirectories(WORK);
     Path dir = Files.createTempDirectory(WORK, "fleet-");
-    certs = issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");
-    Path other = issue(dir.resolve("other"), "--agent", "y1@127.0.0.1");
+    certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");
+    Path other = FleetCerts.issue(dir.resolve("other"), "--agent", "y1@127.0.0.1");
     fleet = new LocalFleet(dir);
     fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(),
         Map.of("BUSLOAD_TLS_DIR", certs.resolve("coordinator-c1").toString()));
@@ -86,17 +85,6 @@ class TlsFleetIT {
     System.out.printf("TLS fleet from ./busload certs: sweep of %d results stored, all valid; agents known to the "
         + "coordinator: %s; the agent with another fleet's certificate sent %d unanswered hellos and is not among "
         + "them%n", results.size(), agents, unanswered);
-  }
-
-  static Path issue(Path out, String... args) throws Exception {
-    Path script = Path.of("").toAbsolutePath().getParent().resolve("busload");
-    List<String> command = new ArrayList<>(List.of("bash", script.toString(), "certs", "--out", out.toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("./busload certs finished").isTrue();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as("./busload certs: " + output).isZero();
-    return out;
   }
 
   private static JsonNode json(HttpResponse<String> response) throws Exception {

@@ -6,7 +6,7 @@ import java.util.List;
  * What the copy families share: size = output elements ({@code --option size=N}, alias {@code elements}),
  * parameter ranges, and default sizes by bytes touched. One family per issue 3 experiment.
  */
-public abstract class CopyFamily implements Family {
+public abstract class CopyFamily extends AbstractFamily {
   public static final String STRIDE = "stride";
   public static final String OFFSET = "offset";
   /** Strides past 1024 elements only repeat stride 32's one sector per lane, with a far larger input. */
@@ -27,13 +27,19 @@ public abstract class CopyFamily implements Family {
   /** Default bytes touched on a CPU: 2^20 fp32 in and out, a suite in seconds. */
   public static final long CPU_TOUCHED_BYTES = 8L << 20;
 
+  protected CopyFamily(String name, List<KernelSpec> kernels) {
+    super(name, kernels);
+  }
+
   /** Bytes one launch touches by default on a GPU; a family of many cases may ask for less. */
   protected long gpuTouchedBytes() {
     return GPU_TOUCHED_BYTES;
   }
 
-  /** The element type a case moves. */
-  protected abstract ElementType type(KernelCase kernelCase);
+  /** The element type a case moves: fp32 unless the family sweeps types. */
+  protected ElementType type(KernelCase kernelCase) {
+    return ElementType.FP32;
+  }
 
   /** The program at a validated size. */
   protected abstract CopyProgram build(KernelCase kernelCase, long size);

@@ -8,8 +8,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The fatbin nvcc built from {@code src/main/cuda} during the Maven build (SASS for sm_75..sm_120 and PTX),
- * read from the class path. Its hash goes into every result so a number names the exact code that ran.
+ * The fatbin nvcc built from {@code src/main/cuda} (SASS for sm_75..sm_120 and PTX), read from the class path. The
+ * build copies the one kept in {@code src/main/fatbin}, so every machine ships the same bytes and only a change to
+ * the kernels needs nvcc (src/main/sh/build-fatbin.sh). Its hash goes into every result so a number names the exact
+ * code that ran.
  */
 public final class Fatbin {
   public static final String RESOURCE = "io/busload/kernels/busload.fatbin";
@@ -53,7 +55,7 @@ public final class Fatbin {
     if (bytes == null) {
       try (InputStream in = Fatbin.class.getClassLoader().getResourceAsStream(RESOURCE)) {
         if (in == null) {
-          throw new IllegalStateException(RESOURCE + " is not on the class path: build busload-kernels with nvcc");
+          throw new IllegalStateException(RESOURCE + " is not on the class path: build busload-kernels (./busload build)");
         }
         bytes = in.readAllBytes();
       } catch (IOException e) {

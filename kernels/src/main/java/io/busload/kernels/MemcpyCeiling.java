@@ -11,19 +11,8 @@ public final class MemcpyCeiling extends CopyFamily {
   public static final String NAME = "memcpy";
   public static final KernelSpec MEMCPY_D2D = new KernelSpec("memcpy-d2d", NAME, List.of());
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return List.of(MEMCPY_D2D);
-  }
-
-  @Override
-  protected ElementType type(KernelCase kernelCase) {
-    return ElementType.FP32;
+  public MemcpyCeiling() {
+    super(NAME, List.of(MEMCPY_D2D));
   }
 
   @Override

@@ -14,19 +14,8 @@ public final class OffsetCopy extends CopyFamily {
       new KernelSpec("offset-copy-fp32", NAME, List.of(new Axis(OFFSET, OFFSETS)));
   public static final String ENTRY_POINT = "busload_offset_copy_f32";
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return List.of(OFFSET_COPY_FP32);
-  }
-
-  @Override
-  protected ElementType type(KernelCase kernelCase) {
-    return ElementType.FP32;
+  public OffsetCopy() {
+    super(NAME, List.of(OFFSET_COPY_FP32));
   }
 
   @Override

@@ -14,19 +14,8 @@ public final class StridedCopy extends CopyFamily {
   public static final KernelSpec STRIDE_COPY_FP32 = new KernelSpec("stride-copy-fp32", NAME, strideAxis(STRIDES));
   public static final String ENTRY_POINT = "busload_stride_copy_f32";
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return List.of(STRIDE_COPY_FP32);
-  }
-
-  @Override
-  protected ElementType type(KernelCase kernelCase) {
-    return ElementType.FP32;
+  public StridedCopy() {
+    super(NAME, List.of(STRIDE_COPY_FP32));
   }
 
   @Override

@@ -29,14 +29,8 @@ public final class TypedCopy extends CopyFamily {
   private static final List<KernelSpec> KERNELS = TYPES.stream()
       .map(t -> new KernelSpec("typed-copy-" + t.label(), NAME, strideAxis(STRIDES))).toList();
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return KERNELS;
+  public TypedCopy() {
+    super(NAME, KERNELS);
   }
 
   @Override

@@ -16,14 +16,8 @@ public final class VectorCopy extends CopyFamily {
   private static final List<KernelSpec> KERNELS = List.of("float", "float2", "float4").stream()
       .map(t -> new KernelSpec("vector-copy-" + t, NAME, List.of())).toList();
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return KERNELS;
+  public VectorCopy() {
+    super(NAME, KERNELS);
   }
 
   @Override

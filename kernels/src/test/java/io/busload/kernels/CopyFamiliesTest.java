@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -199,29 +198,13 @@ class CopyFamiliesTest {
 
   // Reference checks and the CPU twin.
 
-  /** Allocates, fills and poisons a program's buffers the way a backend does. */
-  private static List<MemorySegment> prepare(Program p, Arena arena) {
-    List<MemorySegment> host = new ArrayList<>();
-    for (int i = 0; i < p.buffers().size(); i++) {
-      Buffer b = p.buffers().get(i);
-      MemorySegment segment = arena.allocate(b.bytes(), 64);
-      if (b.role() == Buffer.Role.INPUT) {
-        p.fill(i, 0, segment);
-      } else {
-        segment.fill(Poison.BYTE);
-      }
-      host.add(segment);
-    }
-    return host;
-  }
-
   @Test
   void runOnCpuThenCheck_everyCopyCase_passes() {
     for (String suite : List.of("stride", "offset", "types", "vector")) {
       for (KernelCase c : Catalog.cases(suite)) {
         Program p = program(c, 3001);
         try (Arena arena = Arena.ofConfined()) {
-          List<MemorySegment> host = prepare(p, arena);
+          List<MemorySegment> host = Harness.prepare(p, arena);
           p.runOnCpu(host, Parallel.serial());
           Check check = p.check(host);
           assertThat(check.passed()).as("%s: %s", c, check.mismatches()).isTrue();
@@ -235,7 +218,7 @@ class CopyFamiliesTest {
   void check_poisonedOutput_failsEveryElementSayingNeverWritten() {
     Program p = program(typed("fp16", 2), 100);
     try (Arena arena = Arena.ofConfined()) {
-      Check check = p.check(prepare(p, arena));
+      Check check = p.check(Harness.prepare(p, arena));
       assertThat(check.passed()).isFalse();
       assertThat(check.mismatchCount()).isEqualTo(100);
       assertThat(check.mismatches()).hasSize(Check.REPORTED);
@@ -247,7 +230,7 @@ class CopyFamiliesTest {
   void check_wrongElementsFp32_firstMismatchesWithValuesAndBits() {
     Program p = program(stride(4), 1000);
     try (Arena arena = Arena.ofConfined()) {
-      List<MemorySegment> host = prepare(p, arena);
+      List<MemorySegment> host = Harness.prepare(p, arena);
       p.runOnCpu(host, Parallel.serial());
       host.get(1).setAtIndex(ValueLayout.JAVA_FLOAT, 7, 0.5f);
       for (long i = 950; i < 1000; i++) { // read at stride 1 instead of 4
@@ -264,7 +247,7 @@ class CopyFamiliesTest {
   void check_oneBitOffInFloat4_fails() {
     Program p = program(typed("float4", 1), 64);
     try (Arena arena = Arena.ofConfined()) {
-      List<MemorySegment> host = prepare(p, arena);
+      List<MemorySegment> host = Harness.prepare(p, arena);
       p.runOnCpu(host, Parallel.serial());
       long at = 13 * 16 + 12; // last component of element 13
       host.get(1).set(ValueLayout.JAVA_BYTE, at, (byte) (host.get(1).get(ValueLayout.JAVA_BYTE, at) ^ 1));

@@ -30,6 +30,8 @@ import java.util.UUID;
  * @param method how it was measured, in words, for whoever reads the number
  * @param counters hardware counters beside the model's prediction where the run was profiled; null otherwise (and
  *     in every message written before they existed: the field is optional within schema version 1)
+ * @param origin where the coordinator got the result when not from a fleet agent (pushed, issue 11); set by the
+ *     coordinator only, null on the wire from agents and in every result the agent prints
  */
 public record KernelResult(
     int schemaVersion,
@@ -59,7 +61,9 @@ public record KernelResult(
     String method,
     Instant measuredAt,
     // Left out when null: an unprofiled result reads on the wire exactly as results did before counters existed.
-    @JsonInclude(JsonInclude.Include.NON_NULL) Counters counters) implements Protocol.Message {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Counters counters,
+    // Left out when null: a fleet result reads exactly as results did before pushes existed.
+    @JsonInclude(JsonInclude.Include.NON_NULL) Origin origin) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -78,13 +82,41 @@ public record KernelResult(
       Double bandwidth, String method, Instant measuredAt) {
     this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
         mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
-        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, null);
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, null, null);
+  }
+
+  /** A result as an agent sends it: counters where profiled, no origin. */
+  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
+      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
+      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
+      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
+      Double bandwidth, String method, Instant measuredAt, Counters counters) {
+    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
+        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, null);
   }
 
   /** This result with {@code value} as its counters (null: none). */
   public KernelResult withCounters(Counters value) {
     return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
         kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, value);
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, value,
+        origin);
+  }
+
+  /** This result with {@code value} as its origin (null: a fleet result). */
+  public KernelResult withOrigin(Origin value) {
+    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
+        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
+        value);
+  }
+
+  /** This result as part of run {@code newRunId} of sweep {@code newSweepId}. */
+  public KernelResult withRun(String newRunId, String newSweepId) {
+    return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
+        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
+        origin);
   }
 }

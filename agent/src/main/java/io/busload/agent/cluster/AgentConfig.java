@@ -14,29 +14,41 @@ import java.util.Set;
  * @param devices the devices to serve; each gets its own worker thread
  * @param outbox the directory holding results until the coordinator acks them ({@link Outbox})
  * @param labels what the lab calls this host ({@link #labels(Map)}), sent in every hello
+ * @param requestTimeout how long a result or status waits for the coordinator's ack before it is sent again
  */
 public record AgentConfig(
     String agentId, String host, String agentVersion, String fatbinHash, List<Device> devices, Path outbox,
-    Duration helloRetry, Duration helloEvery, Duration heartbeatEvery, List<String> labels) {
+    Duration helloRetry, Duration helloEvery, Duration heartbeatEvery, List<String> labels, Duration requestTimeout) {
 
   /** More than a lab needs to place a host, few enough to show beside it. */
   public static final int MAX_LABELS = 32;
   public static final int MAX_LABEL_LENGTH = 100;
+  /**
+   * A send routed to a member that never answers (gone, or one whose TLS handshake fails) is dropped without an
+   * error, so only this timeout ends it; a commit on a busy coordinator takes well under it.
+   */
+  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
   public AgentConfig {
     devices = List.copyOf(devices);
     labels = List.copyOf(labels);
   }
 
-  /** Without labels. */
+  /** Without labels, with the standard {@link #REQUEST_TIMEOUT}. */
   public AgentConfig(String agentId, String host, String agentVersion, String fatbinHash, List<Device> devices,
       Path outbox, Duration helloRetry, Duration helloEvery, Duration heartbeatEvery) {
-    this(agentId, host, agentVersion, fatbinHash, devices, outbox, helloRetry, helloEvery, heartbeatEvery, List.of());
+    this(agentId, host, agentVersion, fatbinHash, devices, outbox, helloRetry, helloEvery, heartbeatEvery, List.of(),
+        REQUEST_TIMEOUT);
   }
 
   public AgentConfig withLabels(List<String> value) {
     return new AgentConfig(agentId, host, agentVersion, fatbinHash, devices, outbox, helloRetry, helloEvery,
-        heartbeatEvery, value);
+        heartbeatEvery, value, requestTimeout);
+  }
+
+  public AgentConfig withRequestTimeout(Duration value) {
+    return new AgentConfig(agentId, host, agentVersion, fatbinHash, devices, outbox, helloRetry, helloEvery,
+        heartbeatEvery, labels, value);
   }
 
   /**

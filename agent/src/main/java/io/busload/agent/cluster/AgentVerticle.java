@@ -236,7 +236,7 @@ public final class AgentVerticle extends VerticleBase {
   }
 
   private Delivery delivery() {
-    Delivery delivery = new Delivery(vertx);
+    Delivery delivery = new Delivery(vertx, config.requestTimeout());
     deliveries.add(delivery);
     return delivery;
   }
@@ -255,7 +255,7 @@ public final class AgentVerticle extends VerticleBase {
           LOG.error("result {} ({} of run {}) refused by the coordinator: {}; it stays in the outbox and is tried"
               + " again apart from its run, at most {} min apart", result.id(), result.kernel(), result.runId(),
               e.getMessage(), Delivery.REFUSED_MAX_BACKOFF_MS / 60_000);
-          Delivery lane = Delivery.forRefused(vertx);
+          Delivery lane = Delivery.forRefused(vertx, config.requestTimeout());
           deliveries.add(lane);
           return lane.enqueue(Addresses.RESULTS, result, result.id().toString(), true);
         })

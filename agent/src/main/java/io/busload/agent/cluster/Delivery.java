@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,6 @@ final class Delivery {
   private static final Logger LOG = LoggerFactory.getLogger(Delivery.class);
   static final long FIRST_BACKOFF_MS = 250;
   static final long MAX_BACKOFF_MS = 30_000;
-  static final long REQUEST_TIMEOUT_MS = 10_000;
   static final long HOLD_POLL_MS = 1_000;
 
   /** How far apart a result the coordinator refused is tried again, once it is off its run's queue. */
@@ -45,29 +45,28 @@ final class Delivery {
   private final BooleanSupplier coordinatorPresent;
   private final boolean refusalsEnd;
   private final long maxBackoffMs;
+  private final long requestTimeoutMs;
   private Future<Void> tail = Future.succeededFuture();
   private boolean closed;
   private boolean held;
 
   /** A run's lane: in order, and a refused result ends with {@link Refused} so the run's queue moves on. */
-  Delivery(Vertx vertx) {
-    this(vertx, () -> Cluster.coordinatorPresent(vertx), true, MAX_BACKOFF_MS);
+  Delivery(Vertx vertx, Duration requestTimeout) {
+    this(vertx, () -> Cluster.coordinatorPresent(vertx), true, MAX_BACKOFF_MS, requestTimeout);
   }
 
   /** A lane for one refused result: tried again, at most {@link #REFUSED_MAX_BACKOFF_MS} apart, until acked. */
-  static Delivery forRefused(Vertx vertx) {
-    return new Delivery(vertx, () -> Cluster.coordinatorPresent(vertx), false, REFUSED_MAX_BACKOFF_MS);
+  static Delivery forRefused(Vertx vertx, Duration requestTimeout) {
+    return new Delivery(vertx, () -> Cluster.coordinatorPresent(vertx), false, REFUSED_MAX_BACKOFF_MS, requestTimeout);
   }
 
-  Delivery(Vertx vertx, BooleanSupplier coordinatorPresent) {
-    this(vertx, coordinatorPresent, true, MAX_BACKOFF_MS);
-  }
-
-  private Delivery(Vertx vertx, BooleanSupplier coordinatorPresent, boolean refusalsEnd, long maxBackoffMs) {
+  private Delivery(Vertx vertx, BooleanSupplier coordinatorPresent, boolean refusalsEnd, long maxBackoffMs,
+      Duration requestTimeout) {
     this.vertx = vertx;
     this.coordinatorPresent = coordinatorPresent;
     this.refusalsEnd = refusalsEnd;
     this.maxBackoffMs = maxBackoffMs;
+    this.requestTimeoutMs = requestTimeout.toMillis();
   }
 
   /** Stops every retry (the verticle is stopping); what is unacked stays in the outbox for the next start. */
@@ -111,7 +110,7 @@ final class Delivery {
       LOG.info("a coordinator-role member is back: sending {} {}", address, id);
       held = false;
     }
-    vertx.eventBus().<Ack>request(address, message, new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
+    vertx.eventBus().<Ack>request(address, message, new DeliveryOptions().setSendTimeout(requestTimeoutMs))
         .onSuccess(reply -> {
           Ack ack = reply.body();
           if (ack.ok() && (!untilOk || id.equals(ack.id()))) {

@@ -117,29 +117,26 @@ public final class CpuDevice implements Device {
     return System.getProperty("os.arch");
   }
 
-  /** MemAvailable from /proc/meminfo, 0 when unknown. */
+  /** MemAvailable from /proc/meminfo, 0 when unknown (the caller falls back to half the RAM). */
   static long availableBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-        if (line.startsWith("MemAvailable:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // Unknown: the caller falls back to half the RAM.
-    }
-    return 0;
+    return meminfoBytes("MemAvailable:");
   }
 
+  /** MemTotal from /proc/meminfo, 0 when unknown (the record says 0). */
   static long memoryBytes() {
+    return meminfoBytes("MemTotal:");
+  }
+
+  /** The line of /proc/meminfo starting with {@code key}, in bytes (the file counts kB); 0 when unknown. */
+  private static long meminfoBytes(String key) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-        if (line.startsWith("MemTotal:")) {
+        if (line.startsWith(key)) {
           return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
         }
       }
     } catch (IOException | RuntimeException e) {
-      // Unknown: the record says 0.
+      // Not Linux, or no /proc: unknown.
     }
     return 0;
   }

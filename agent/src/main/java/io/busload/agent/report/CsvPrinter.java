@@ -1,39 +1,55 @@
 package io.busload.agent.report;
 
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultCsv;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * CSV with the coordinator's columns (docs/contract.md) plus {@code launchesPerSample}, {@code method} and the
- * fractions of the memcpy row of the same run and of the theoretical peak ({@link Ceilings}):
- * params as {@code elements=1024;stride=4}, seconds and bytes/s in SI, bandwidth empty when invalid.
+ * fractions of the memcpy row of the same run and of the theoretical peak ({@link Ceilings}), then the rest of the
+ * record ({@link ResultCsv#CARRIED}: device fingerprint, environment, every sample), so that {@code ./busload push}
+ * can bring a CSV file to a coordinator as whole as a JSON one (issue 11). Params as {@code elements=1024;stride=4},
+ * seconds and bytes/s in SI, bandwidth empty when invalid.
  */
 public final class CsvPrinter implements ResultPrinter {
-  public static final String HEADER = "id,sweepId,runId,measuredAt,deviceId,deviceName,kernel,params,valid,"
-      + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth,launchesPerSample,method,"
-      + "fractionOfMemcpy,fractionOfPeak";
+  static final String FRACTION_OF_MEMCPY = "fractionOfMemcpy";
+  static final String FRACTION_OF_PEAK = "fractionOfPeak";
+  /** The columns in order: what results CSV always had first, the derived fractions, then the rest. */
+  public static final List<String> COLUMNS = columns();
+  public static final String HEADER = String.join(",", COLUMNS);
+
+  private static List<String> columns() {
+    List<String> columns = new ArrayList<>(ResultCsv.SUMMARY);
+    columns.addAll(ResultCsv.METHOD);
+    columns.add(FRACTION_OF_MEMCPY);
+    columns.add(FRACTION_OF_PEAK);
+    columns.addAll(ResultCsv.CARRIED);
+    return List.copyOf(columns);
+  }
 
   @Override
   public void print(List<KernelResult> results, PrintWriter out) {
     out.print(HEADER + "\r\n");
     Ceilings ceilings = Ceilings.of(results);
     for (KernelResult r : results) {
-      out.print(String.join(",",
-          field(r.id()), field(r.sweepId()), field(r.runId()), field(r.measuredAt()), field(r.device().id()),
-          field(r.device().name()), field(r.kernel()), field(params(r.params())), field(r.valid()),
-          field(r.medianSeconds()), field(r.minSeconds()), field(r.maxSeconds()), field(r.relativeSpread()),
-          field(r.samples().size()), field(r.bytes()), field(r.bandwidth()), field(r.launchesPerSample()),
-          field(r.method()), field(ceilings.ofMemcpy(r).orElse(null)), field(ceilings.ofPeak(r).orElse(null)))
-          + "\r\n");
+      List<String> row = new ArrayList<>(COLUMNS.size());
+      for (String column : COLUMNS) {
+        row.add(field(switch (column) {
+          case FRACTION_OF_MEMCPY -> ceilings.ofMemcpy(r).orElse(null);
+          case FRACTION_OF_PEAK -> ceilings.ofPeak(r).orElse(null);
+          default -> ResultCsv.value(column, r);
+        }));
+      }
+      out.print(String.join(",", row) + "\r\n");
     }
     out.flush();
   }
 
   public static String params(Map<String, Object> params) {
-    return params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
+    return ResultCsv.params(params);
   }
 
   /** RFC 4180: quote a field holding a comma, quote or line break; null is empty. */

@@ -17,9 +17,11 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
+import io.busload.testsupport.Await;
+import io.busload.testsupport.FleetCerts;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -29,22 +31,18 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +56,7 @@ class AgentTlsTest {
   private static final Path WORK = Path.of("target", "agent-tls");
   private static Path fleet;
   private static Path otherFleet;
-  private final List<Vertx> started = new ArrayList<>();
+  @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-agent-tls");
 
   @TempDir Path outbox;
 
@@ -66,38 +64,32 @@ class AgentTlsTest {
   static void issueCertificates() throws Exception {
     Files.createDirectories(WORK);
     Path dir = Files.createTempDirectory(WORK, "run-");
-    fleet = certs(dir.resolve("fleet"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");
-    otherFleet = certs(dir.resolve("other"), "--coordinator", "x1@127.0.0.1");
-  }
-
-  @AfterEach
-  void leave() throws Exception {
-    for (Vertx vertx : started.reversed()) {
-      vertx.close().await(30, TimeUnit.SECONDS);
-    }
+    fleet = FleetCerts.issue(dir.resolve("fleet"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");
+    otherFleet = FleetCerts.issue(dir.resolve("other"), "--coordinator", "x1@127.0.0.1");
   }
 
   @Test
   void tls_strangerAcksEveryResult_runAckedByCoordinatorOnlyAndOutboxDrained() throws Exception {
-    String name = "busload-agent-tls-" + UUID.randomUUID();
-    int port = 19101 + (int) (Math.random() * 400);
-    Vertx coordinator = start(settings(name, port, ClusterSettings.COORDINATOR, fleet.resolve("coordinator-c1")));
+    Vertx coordinator = cluster.join(tls(ClusterSettings.COORDINATOR, fleet.resolve("coordinator-c1")));
     Map<UUID, Integer> stored = new ConcurrentHashMap<>();
     Set<String> done = ConcurrentHashMap.newKeySet();
     playCoordinator(coordinator, stored, done);
     // Another fleet's coordinator: it claims the role and acks every result that reaches it.
-    Vertx stranger = start(settings(name, port, ClusterSettings.COORDINATOR, otherFleet.resolve("coordinator-x1")));
+    Vertx stranger = cluster.join(tls(ClusterSettings.COORDINATOR, otherFleet.resolve("coordinator-x1")));
     Set<UUID> stolen = ConcurrentHashMap.newKeySet();
     stranger.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> {
       stolen.add(m.body().id());
       m.reply(Ack.ok(m.body().id().toString()));
     }).completion().await(10, TimeUnit.SECONDS);
-    Vertx agent = start(settings(name, port, ClusterSettings.AGENT, fleet.resolve("agent-a1")));
+    Vertx agent = cluster.join(tls(ClusterSettings.AGENT, fleet.resolve("agent-a1")));
     awaitRegistrations(agent, Addresses.RESULTS, 2);
     String agentId = "tls-agent-" + UUID.randomUUID();
     ListAppender<ILoggingEvent> log = listen();
     try {
-      agent.deployVerticle(new AgentVerticle(config(agentId))).await(30, TimeUnit.SECONDS);
+      // Every result is routed to the stranger once, and only the request timeout ends each of those sends: 2 s here
+      // instead of the standard 10 s keeps the test to seconds and changes nothing else (a late ack is resent).
+      agent.deployVerticle(new AgentVerticle(config(agentId).withRequestTimeout(Duration.ofSeconds(2))))
+          .await(30, TimeUnit.SECONDS);
       long start = System.nanoTime();
       RunRequest run = new RunRequest(Protocol.SCHEMA_VERSION, "run-" + UUID.randomUUID(), "sweep-tls",
           "tls-host/cpu", "stride", Map.of("elements", "4096"));
@@ -105,20 +97,21 @@ class AgentTlsTest {
           .await(30, TimeUnit.SECONDS).body();
       assertThat(accepted.ok()).as(String.valueOf(accepted.reason())).isTrue();
       // Vert.x fails a request fast only for a ReplyException: a send routed to the stranger, whose TLS handshake
-      // fails, waits out the agent's 10 s request timeout before it is resent.
-      await(() -> done.contains(run.runId()) && files(outbox).isEmpty(), Duration.ofSeconds(400),
+      // fails, waits out the agent's request timeout before it is resent.
+      Await.until(() -> done.contains(run.runId()) && OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(400),
           "run done at the coordinator and the outbox empty");
       long delayed = log.list.stream().map(ILoggingEvent::getFormattedMessage)
           .filter(m -> m.startsWith(Addresses.RESULTS) && m.contains("not delivered")).count();
 
       assertThat(stolen).as("results the stranger read").isEmpty();
       assertThat(stored).hasSize(9);
-      assertThat(files(outbox)).isEmpty();
+      assertThat(OutboxFiles.in(outbox)).isEmpty();
       assertThat(delayed).as("sends routed to the stranger (it was in the rotation)").isPositive();
       System.out.printf("agent over TLS beside another fleet's coordinator: 9 results measured, %d stored by the "
           + "coordinator (%d sends arrived), %d read by the stranger, %d sends routed to it and resent, %d left in "
           + "the outbox, %.0f s from run request to empty outbox%n", stored.size(),
-          stored.values().stream().mapToInt(Integer::intValue).sum(), stolen.size(), delayed, files(outbox).size(),
+          stored.values().stream().mapToInt(Integer::intValue).sum(), stolen.size(), delayed,
+          OutboxFiles.in(outbox).size(),
           (System.nanoTime() - start) / 1e9);
     } finally {
       stopListening(log);
@@ -127,17 +120,15 @@ class AgentTlsTest {
 
   @Test
   void noCoordinatorRoleMember_resultsHeldAndLogged_sentOnceACoordinatorJoins() throws Exception {
-    String name = "busload-agent-held-" + UUID.randomUUID();
-    int port = 19601 + (int) (Math.random() * 300);
     // A data member that does not claim the coordinator role (another tool, a wrong cluster name): it would ack.
-    Vertx stranger = start(strangerDataMember(name, port));
+    Vertx stranger = start(strangerDataMember(cluster.name(), cluster.port()));
     Set<UUID> stolen = ConcurrentHashMap.newKeySet();
     MessageConsumer<KernelResult> trap = stranger.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> {
       stolen.add(m.body().id());
       m.reply(Ack.ok(m.body().id().toString()));
     });
     trap.completion().await(10, TimeUnit.SECONDS);
-    Vertx agent = start(settings(name, port, ClusterSettings.AGENT, null));
+    Vertx agent = cluster.join(ClusterSettings.AGENT);
     awaitRegistrations(agent, Addresses.RESULTS, 1);
     List<KernelResult> waiting = List.of(result(), result(), result());
     Outbox box = Outbox.open(outbox);
@@ -148,21 +139,22 @@ class AgentTlsTest {
       Thread.sleep(5000);
 
       assertThat(stolen).as("results sent to a cluster without a coordinator").isEmpty();
-      assertThat(files(outbox)).hasSize(3);
+      assertThat(OutboxFiles.in(outbox)).hasSize(3);
       assertThat(log.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
           .contains("held: no member of this cluster has the coordinator role"));
 
       // Plain TCP (loopback) authenticates nobody: the stranger leaves the address before the coordinator comes.
       trap.unregister().await(10, TimeUnit.SECONDS);
-      Vertx coordinator = start(settings(name, port, ClusterSettings.COORDINATOR, null));
+      Vertx coordinator = cluster.join(ClusterSettings.COORDINATOR);
       Map<UUID, Integer> stored = new ConcurrentHashMap<>();
       playCoordinator(coordinator, stored, ConcurrentHashMap.newKeySet());
-      await(() -> files(outbox).isEmpty(), Duration.ofSeconds(60), "outbox drained once a coordinator joined");
+      Await.until(() -> OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(60),
+          "outbox drained once a coordinator joined");
 
       assertThat(stored.keySet()).isEqualTo(waiting.stream().map(KernelResult::id).collect(Collectors.toSet()));
       assertThat(stolen).isEmpty();
       System.out.printf("no coordinator-role member: 3 results held for 5 s (0 sent), then %d acked by the "
-          + "coordinator that joined, %d left%n", stored.size(), files(outbox).size());
+          + "coordinator that joined, %d left%n", stored.size(), OutboxFiles.in(outbox).size());
     } finally {
       stopListening(log);
     }
@@ -181,18 +173,12 @@ class AgentTlsTest {
     ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Delivery.class)).detachAppender(log);
   }
 
-  private Vertx start(ClusterSettings settings) throws Exception {
-    Vertx vertx = Cluster.start(settings).await(60, TimeUnit.SECONDS);
-    started.add(vertx);
-    return vertx;
-  }
-
   private Vertx start(Config hazelcast) throws Exception {
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setEventBusOptions(new EventBusOptions().setHost("127.0.0.1")))
         .withClusterManager(new HazelcastClusterManager(hazelcast))
-        .buildClustered().map(Codecs::register).await(60, TimeUnit.SECONDS);
-    started.add(vertx);
+        .buildClustered().map(Codecs::register).await(LoopbackCluster.JOIN_SECONDS, TimeUnit.SECONDS);
+    cluster.onClose(() -> vertx.close().await(LoopbackCluster.CLOSE_SECONDS, TimeUnit.SECONDS));
     return vertx;
   }
 
@@ -216,9 +202,8 @@ class AgentTlsTest {
     return config;
   }
 
-  private static ClusterSettings settings(String name, int port, String role, Path tls) {
-    ClusterSettings settings = new ClusterSettings(name, "127.0.0.1", null, port, 0, List.of("127.0.0.1"), role);
-    return tls == null ? settings : settings.withTls(FleetTls.inDirectory(tls));
+  private ClusterSettings tls(String role, Path member) {
+    return cluster.settings(role).withTls(FleetTls.inDirectory(member));
   }
 
   /** The coordinator's consumers as Intake answers them: hello, heartbeat, status (DONE noted), results stored. */
@@ -251,20 +236,8 @@ class AgentTlsTest {
         Instant.now());
   }
 
-  /** {@code ./busload certs}, the real script, as an operator runs it. */
-  private static Path certs(Path out, String... args) throws Exception {
-    Path script = Path.of("").toAbsolutePath().getParent().resolve("busload");
-    List<String> command = new ArrayList<>(List.of("bash", script.toString(), "certs", "--out", out.toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("./busload certs finished").isTrue();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as("./busload certs: " + output).isZero();
-    return out;
-  }
-
   private static void awaitRegistrations(Vertx vertx, String address, int nodes) throws Exception {
-    await(() -> {
+    Await.until(() -> {
       Promise<List<RegistrationInfo>> promise = Promise.promise();
       ((VertxInternal) vertx).clusterManager().getRegistrations(address, promise);
       try {
@@ -274,24 +247,5 @@ class AgentTlsTest {
         return false;
       }
     }, Duration.ofSeconds(30), nodes + " member(s) with consumers on " + address);
-  }
-
-  private static Set<String> files(Path dir) {
-    try (Stream<Path> list = Files.list(dir)) {
-      return list.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(Outbox.SUFFIX)).collect(Collectors.toSet());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private static void await(BooleanSupplier condition, Duration patience, String what) throws InterruptedException {
-    long until = System.nanoTime() + patience.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError("not within " + patience + ": " + what);
-      }
-      Thread.sleep(100);
-    }
   }
 }

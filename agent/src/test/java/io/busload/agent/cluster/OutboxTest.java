@@ -13,8 +13,9 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.Await;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.nio.charset.StandardCharsets;
@@ -29,11 +30,10 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
  * verticle serving its CPU device.
  */
 class OutboxTest {
+  @AutoClose private static final LoopbackCluster CLUSTER = new LoopbackCluster("busload-outbox-test");
   private static Vertx coordinator;
   private static Vertx agentVertx;
   /** How the coordinator side answers results: null = it holds them unanswered (as if it never committed). */
@@ -61,11 +62,7 @@ class OutboxTest {
 
   @BeforeAll
   static void cluster() throws Exception {
-    String name = "busload-outbox-test-" + UUID.randomUUID();
-    int port = 17101 + (int) (Math.random() * 300);
-    List<String> members = List.of("127.0.0.1");
-    coordinator = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
-        ClusterSettings.COORDINATOR)).await(60, TimeUnit.SECONDS);
+    coordinator = CLUSTER.join(ClusterSettings.COORDINATOR);
     coordinator.eventBus().<io.busload.protocol.AgentHello>consumer(Addresses.AGENT_HELLO,
         m -> m.reply(Ack.ok(m.body().agentId()))).completion().await(10, TimeUnit.SECONDS);
     coordinator.eventBus().consumer(Addresses.AGENT_HEARTBEAT, m -> { }).completion().await(10, TimeUnit.SECONDS);
@@ -87,18 +84,7 @@ class OutboxTest {
       // else: no answer, the agent's request times out and it retries
     });
     results.completion().await(10, TimeUnit.SECONDS);
-    agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, port, 0, members,
-        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
-  }
-
-  @AfterAll
-  static void leave() throws Exception {
-    if (agentVertx != null) {
-      agentVertx.close().await(30, TimeUnit.SECONDS);
-    }
-    if (coordinator != null) {
-      coordinator.close().await(30, TimeUnit.SECONDS);
-    }
+    agentVertx = CLUSTER.join(ClusterSettings.AGENT);
   }
 
   @AfterEach
@@ -126,11 +112,14 @@ class OutboxTest {
     assertThat(coordinator.eventBus().<Ack>request(Addresses.agentRuns(agentId), run).await(20, TimeUnit.SECONDS)
         .body().ok()).isTrue();
 
-    await(() -> statuses.stream().anyMatch(s -> runId.equals(s.runId()) && s.state() == RunStatus.State.DONE),
+    Await.until(() -> statuses.stream().anyMatch(s -> runId.equals(s.runId()) && s.state() == RunStatus.State.DONE),
         Duration.ofSeconds(120), "the run's DONE status delivered");
-    await(() -> refused.get() >= 3, Duration.ofSeconds(30), "the refused result tried again on its own lane");
+    Await.until(() -> refused.get() >= 3, Duration.ofSeconds(30), "the refused result tried again on its own lane");
+    // An acked result's file is deleted on a worker thread after its ack, so the last one may still be there when
+    // DONE (queued behind it) has arrived: wait for the deletions, then demand that exactly the refused one is left.
+    Await.until(() -> OutboxFiles.in(outbox).size() <= 1, Duration.ofSeconds(20), "the acked results' files deleted");
 
-    Set<String> left = files(outbox);
+    Set<String> left = OutboxFiles.in(outbox);
     assertThat(left).as("only the refused result left in the outbox").hasSize(1);
     KernelResult kept = JsonCodec.fromJson(Files.readAllBytes(outbox.resolve(left.iterator().next())),
         KernelResult.class);
@@ -140,7 +129,7 @@ class OutboxTest {
 
     // A coordinator that takes it after all (upgraded) gets it from that lane, and the file goes.
     refuseForGood = null;
-    await(() -> files(outbox).isEmpty(), Duration.ofSeconds(30), "the refused result acked once taken");
+    Await.until(() -> OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(30), "the refused result acked once taken");
     assertThat(received).hasSize(9).containsKey(kept.id());
     System.out.printf("outbox refused-for-good: run DONE delivered with %d results acked while %s was refused %d"
         + " times on its own lane; acked once the coordinator took it%n", 8, kept.kernel(), refused.get());
@@ -155,23 +144,23 @@ class OutboxTest {
     Ack accepted = coordinator.eventBus().<Ack>request(Addresses.agentRuns(agentId), run)
         .await(20, TimeUnit.SECONDS).body();
     assertThat(accepted.ok()).as(String.valueOf(accepted.reason())).isTrue();
-    await(() -> files(outbox).size() == 9, Duration.ofSeconds(120), "9 results in the outbox");
-    Set<String> measured = files(outbox);
+    Await.until(() -> OutboxFiles.in(outbox).size() == 9, Duration.ofSeconds(120), "9 results in the outbox");
+    Set<String> measured = OutboxFiles.in(outbox);
 
     // The agent stops before any ack: nothing answered its sends.
     agentVertx.undeploy(deployment).await(30, TimeUnit.SECONDS);
     deployment = null;
     assertThat(received).isEmpty();
-    assertThat(files(outbox)).isEqualTo(measured);
+    assertThat(OutboxFiles.in(outbox)).isEqualTo(measured);
 
     acking = true;
     deployment = deploy(agentId);
-    await(() -> files(outbox).isEmpty(), Duration.ofSeconds(60), "outbox drained");
+    Await.until(() -> OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(60), "outbox drained");
 
     assertThat(received.keySet().stream().map(id -> id + Outbox.SUFFIX).collect(Collectors.toSet()))
         .isEqualTo(measured);
     System.out.printf("outbox restart: %d results measured before the stop, %d resent and acked after it, "
-        + "%d left in the outbox%n", measured.size(), received.size(), files(outbox).size());
+        + "%d left in the outbox%n", measured.size(), received.size(), OutboxFiles.in(outbox).size());
   }
 
   @Test
@@ -186,18 +175,18 @@ class OutboxTest {
       refusal = "schema version 2 is newer than 1";
 
       deployment = deploy("outbox-agent-" + UUID.randomUUID());
-      await(() -> refused.get() >= 2, Duration.ofSeconds(20), "two refusals");
+      Await.until(() -> refused.get() >= 2, Duration.ofSeconds(20), "two refusals");
 
-      assertThat(files(outbox)).containsExactly(result.id() + Outbox.SUFFIX);
+      assertThat(OutboxFiles.in(outbox)).containsExactly(result.id() + Outbox.SUFFIX);
       // The coordinator side counts a refusal before the agent has logged it: wait for the line.
-      await(() -> logged(log).stream().anyMatch(e -> e.getFormattedMessage().contains(result.id().toString())
+      Await.until(() -> logged(log).stream().anyMatch(e -> e.getFormattedMessage().contains(result.id().toString())
           && e.getFormattedMessage().contains("refused (schema version 2 is newer than 1)")), Duration.ofSeconds(20),
           "the refusal logged with the result id and the reason");
 
       // Once a coordinator acks it (upgraded), it goes.
       refusal = null;
       acking = true;
-      await(() -> files(outbox).isEmpty(), Duration.ofSeconds(40), "acked after the refusals");
+      Await.until(() -> OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(40), "acked after the refusals");
       assertThat(received).containsOnlyKeys(result.id());
     } finally {
       deliveryLog.detachAppender(log);
@@ -213,7 +202,7 @@ class OutboxTest {
     acking = true;
 
     deployment = deploy("outbox-agent-" + UUID.randomUUID());
-    await(() -> files(outbox).isEmpty(), Duration.ofSeconds(30), "outbox drained");
+    Await.until(() -> OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(30), "outbox drained");
 
     assertThat(received).containsOnlyKeys(good.id());
     Path corrupt = outbox.resolve(Outbox.CORRUPT);
@@ -238,30 +227,10 @@ class OutboxTest {
         Instant.now());
   }
 
-  /** Result files waiting in the outbox (not the corrupt folder, not temp files). */
-  private static Set<String> files(Path dir) {
-    try (Stream<Path> list = Files.list(dir)) {
-      return list.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(Outbox.SUFFIX)).collect(Collectors.toSet());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
   /** What the appender holds now; it appends under its own lock (AppenderBase.doAppend is synchronized). */
   private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> appender) {
     synchronized (appender) {
       return List.copyOf(appender.list);
-    }
-  }
-
-  private static void await(BooleanSupplier condition, Duration patience, String what) throws InterruptedException {
-    long until = System.nanoTime() + patience.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError("not within " + patience + ": " + what);
-      }
-      Thread.sleep(50);
     }
   }
 }

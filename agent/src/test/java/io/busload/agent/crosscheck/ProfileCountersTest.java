@@ -3,9 +3,7 @@ package io.busload.agent.crosscheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.measure.Plan;
-import io.busload.kernels.Coalescing;
 import io.busload.kernels.Program;
-import io.busload.kernels.Step;
 import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
@@ -44,35 +42,23 @@ class ProfileCountersTest {
         + "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\","
         + "\"Metric Value\"\n");
     int id = 0;
-    for (Plan.Planned planned : plan.cases()) {
-      Program program = planned.program();
-      if (program == null) {
-        continue;
-      }
+    for (ModelledLaunch launch : ModelledLaunch.of(plan, N)) {
+      Plan.Planned planned = launch.planned();
       Object stride = planned.kernelCase().params().get("stride");
-      for (Step step : program.steps()) {
-        if (!(step instanceof Step.Kernel k)) {
-          continue;
-        }
-        double requests = N / 32.0;
-        List<Coalescing> model = program.coalescing();
-        double ld = model.stream().filter(c -> !c.store()).mapToInt(Coalescing::sectorsPerRequest).average()
-            .orElse(0);
-        double st = model.stream().filter(Coalescing::store).mapToInt(Coalescing::sectorsPerRequest).average()
-            .orElse(0);
-        boolean copy = planned.kernelCase().spec().name().equals("stride-copy-fp32");
-        double ldFactor = copy && Long.valueOf(1).equals(stride) ? 2 : 1;
-        boolean storesNa = copy && Long.valueOf(2).equals(stride);
-        row(csv, id, k.entryPoint(), ProfileReport.LD_REQUESTS, "", grouped(requests));
-        row(csv, id, k.entryPoint(), ProfileReport.LD_SECTORS, "sector", grouped(requests * ld * ldFactor));
-        row(csv, id, k.entryPoint(), ProfileReport.ST_REQUESTS, "", grouped(requests));
-        row(csv, id, k.entryPoint(), ProfileReport.ST_SECTORS, "sector", storesNa ? "n/a" : grouped(requests * st));
-        row(csv, id, k.entryPoint(), ProfileReport.DRAM_READ, "byte",
-            grouped(Math.round(program.traffic().bytesRead() * 1.01)));
-        row(csv, id, k.entryPoint(), ProfileReport.DRAM_WRITE, "Mbyte",
-            String.format(Locale.ROOT, "%.6f", program.traffic().bytesWritten() / 1e6));
-        id++;
-      }
+      String k = launch.kernel().entryPoint();
+      double requests = launch.requests();
+      boolean copy = planned.kernelCase().spec().name().equals("stride-copy-fp32");
+      double ldFactor = copy && Long.valueOf(1).equals(stride) ? 2 : 1;
+      boolean storesNa = copy && Long.valueOf(2).equals(stride);
+      row(csv, id, k, ProfileReport.LD_REQUESTS, "", grouped(requests));
+      row(csv, id, k, ProfileReport.LD_SECTORS, "sector", grouped(launch.loadSectors() * ldFactor));
+      row(csv, id, k, ProfileReport.ST_REQUESTS, "", grouped(requests));
+      row(csv, id, k, ProfileReport.ST_SECTORS, "sector", storesNa ? "n/a" : grouped(launch.storeSectors()));
+      row(csv, id, k, ProfileReport.DRAM_READ, "byte",
+          grouped(Math.round(launch.program().traffic().bytesRead() * 1.01)));
+      row(csv, id, k, ProfileReport.DRAM_WRITE, "Mbyte",
+          String.format(Locale.ROOT, "%.6f", launch.program().traffic().bytesWritten() / 1e6));
+      id++;
     }
     return csv.append("==PROF== Disconnected from process 4242\n").toString();
   }

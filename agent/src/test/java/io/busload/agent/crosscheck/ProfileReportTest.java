@@ -3,7 +3,6 @@ package io.busload.agent.crosscheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.measure.Plan;
-import io.busload.kernels.Coalescing;
 import io.busload.kernels.Program;
 import io.busload.kernels.Step;
 import io.busload.kernels.SuiteOptions;
@@ -27,28 +26,16 @@ class ProfileReportTest {
   /** Counters exactly as the model predicts, one launch per kernel step; {@code loadFactor} scales load sectors. */
   private List<NcuCsv.Launch> asModelled(double loadFactor, String strideParam) {
     List<NcuCsv.Launch> launches = new ArrayList<>();
-    for (Plan.Planned planned : plan.cases()) {
-      Program program = planned.program();
-      for (Step step : program.steps()) {
-        if (!(step instanceof Step.Kernel k)) {
-          continue;
-        }
-        double requests = N / 32.0;
-        List<Coalescing> model = program.coalescing();
-        double ld = model.stream().filter(c -> !c.store()).mapToInt(Coalescing::sectorsPerRequest).average()
-            .orElse(0);
-        double st = model.stream().filter(Coalescing::store).mapToInt(Coalescing::sectorsPerRequest).average()
-            .orElse(0);
-        boolean scaled = planned.kernelCase().params().toString().contains(strideParam);
-        Map<String, Double> m = new LinkedHashMap<>();
-        m.put(ProfileReport.LD_REQUESTS, requests);
-        m.put(ProfileReport.LD_SECTORS, requests * ld * (scaled ? loadFactor : 1));
-        m.put(ProfileReport.ST_REQUESTS, requests);
-        m.put(ProfileReport.ST_SECTORS, requests * st);
-        m.put(ProfileReport.DRAM_READ, (double) program.traffic().bytesRead());
-        m.put(ProfileReport.DRAM_WRITE, (double) program.traffic().bytesWritten());
-        launches.add(new NcuCsv.Launch(launches.size(), k.entryPoint(), m));
-      }
+    for (ModelledLaunch launch : ModelledLaunch.of(plan, N)) {
+      boolean scaled = launch.planned().kernelCase().params().toString().contains(strideParam);
+      Map<String, Double> m = new LinkedHashMap<>();
+      m.put(ProfileReport.LD_REQUESTS, launch.requests());
+      m.put(ProfileReport.LD_SECTORS, launch.loadSectors() * (scaled ? loadFactor : 1));
+      m.put(ProfileReport.ST_REQUESTS, launch.requests());
+      m.put(ProfileReport.ST_SECTORS, launch.storeSectors());
+      m.put(ProfileReport.DRAM_READ, (double) launch.program().traffic().bytesRead());
+      m.put(ProfileReport.DRAM_WRITE, (double) launch.program().traffic().bytesWritten());
+      launches.add(new NcuCsv.Launch(launches.size(), launch.kernel().entryPoint(), m));
     }
     return launches;
   }

@@ -1,5 +1,6 @@
 package io.busload.coordinator.analysis;
 
+import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Analysis.Change;
 import io.busload.coordinator.store.Analysis.HistoryPoint;
 import io.busload.coordinator.store.Params;
@@ -57,13 +58,18 @@ public final class RegressionCheck {
         values.length, environmentDiff(result, history.getFirst()), result.measuredAt(), now));
   }
 
-  /** What differs between the result and the newest result of its history: driver, agent, fatbin, clocks. */
+  /**
+   * What differs between the result and the newest result of its history: driver, agent, fatbin, clocks, and where
+   * each came from (issue 11: a pushed result beside fleet ones, or pushed from another host, is a change of
+   * environment worth naming).
+   */
   static Map<String, Map<String, String>> environmentDiff(KernelResult result, HistoryPoint before) {
     Map<String, Map<String, String>> diff = new LinkedHashMap<>();
     put(diff, "driverVersion", before.driverVersion(), result.device().driverVersion());
     put(diff, "agentVersion", before.agentVersion(), result.agentVersion());
     put(diff, "fatbinHash", before.fatbinHash(), result.fatbinHash());
     put(diff, "clocks", clocks(before.method()), clocks(result.method()));
+    put(diff, "origin", before.origin(), Analysis.origin(result.origin()));
     return diff;
   }
 

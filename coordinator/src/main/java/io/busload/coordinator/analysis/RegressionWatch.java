@@ -87,7 +87,8 @@ public final class RegressionWatch {
       }
       RegressionCheck.check(result, List.copyOf(history), now).ifPresent(changes::add);
       history.addFirst(new HistoryPoint(result.id(), result.measuredAt(), result.bandwidth(),
-          result.device().driverVersion(), result.agentVersion(), result.fatbinHash(), result.method()));
+          result.device().driverVersion(), result.agentVersion(), result.fatbinHash(), result.method(),
+          Analysis.origin(result.origin())));
       while (history.size() > RegressionCheck.HISTORY) {
         history.removeLast();
       }

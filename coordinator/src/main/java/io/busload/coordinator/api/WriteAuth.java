@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
  */
 final class WriteAuth implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(WriteAuth.class);
+  /** The name of the API token a write came with, put in the routing context once it is checked (a push records it). */
+  static final String TOKEN_NAME = "busload.token";
 
   private final ApiTokens tokens;
   private final Counter refused;
@@ -45,6 +47,7 @@ final class WriteAuth implements Handler<RoutingContext> {
       return;
     }
     LOG.debug("{} {} by token '{}'", ctx.request().method(), ctx.request().path(), name.get());
+    ctx.put(TOKEN_NAME, name.get());
     ctx.next();
   }
 }

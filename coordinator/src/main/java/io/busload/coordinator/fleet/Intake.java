@@ -64,7 +64,7 @@ public final class Intake {
         bus.consumer(Addresses.RUN_STATUS, guarded(Addresses.RUN_STATUS, RunStatus.class, RunStatus::runId,
             MessageCheck::status, this::onStatus)),
         bus.consumer(Addresses.RESULTS, guarded(Addresses.RESULTS, KernelResult.class,
-            r -> r.id() == null ? null : r.id().toString(), MessageCheck::result, this::onResult)));
+            r -> r.id() == null ? null : r.id().toString(), MessageCheck::fromAgent, this::onResult)));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList()).map(done -> consumers);
   }
 
@@ -97,11 +97,9 @@ public final class Intake {
       }
       T typed = type.cast(body);
       String messageId = id.apply(typed);
-      int version = typed.schemaVersion();
-      if (version < 1 || version > Protocol.SCHEMA_VERSION) {
-        refuse(message, address, Refusals.Reason.SCHEMA, messageId, version > Protocol.SCHEMA_VERSION
-            ? "schema version " + version + " is newer than " + Protocol.SCHEMA_VERSION
-            : "schema version " + version + " is unknown; known: 1 to " + Protocol.SCHEMA_VERSION);
+      String unknownVersion = MessageCheck.version(typed.schemaVersion());
+      if (unknownVersion != null) {
+        refuse(message, address, Refusals.Reason.SCHEMA, messageId, unknownVersion);
         return;
       }
       String problem;
@@ -121,6 +119,31 @@ public final class Intake {
         refuse(message, address, Refusals.Reason.FAILED, messageId, "coordinator could not handle it");
       }
     };
+  }
+
+  /**
+   * The checks a result passes before it is stored, whichever way it came (issue 11: a pushed file's results get
+   * the event bus's checks, not a copy of them): a known schema version, then {@link MessageCheck#result}. Null, or
+   * the reason, which starts with the field it names ({@code "device.name: required"}).
+   */
+  public static String checkResult(KernelResult result) {
+    String unknownVersion = MessageCheck.version(result.schemaVersion());
+    if (unknownVersion != null) {
+      return "schemaVersion: " + unknownVersion;
+    }
+    try {
+      return MessageCheck.result(result);
+    } catch (RuntimeException e) {
+      return "unreadable: " + firstLine(e.getMessage());
+    }
+  }
+
+  /**
+   * One result's JSON read as results from the event bus are ({@link ReceivedResult.Codec}: the protocol's mapping,
+   * Jackson's fast double parser); {@link IllegalArgumentException} naming what is malformed.
+   */
+  public static KernelResult decodeResult(byte[] json) {
+    return ReceivedResult.Codec.decode(json).result();
   }
 
   private void refuse(Message<?> message, String address, Refusals.Reason reason, String id, String detail) {

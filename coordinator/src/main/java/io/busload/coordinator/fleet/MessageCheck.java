@@ -4,6 +4,7 @@ import io.busload.protocol.AgentHello;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.Heartbeat;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.Protocol;
 import io.busload.protocol.RunStatus;
 import java.time.Instant;
 import java.util.List;
@@ -93,6 +94,23 @@ final class MessageCheck {
         counts("", status.completed(), status.total()),
         text("message", status.message(), MAX_TEXT, false),
         instant("at", status.at(), false));
+  }
+
+  /** Null for a schema version this coordinator reads, else why not. */
+  static String version(int version) {
+    if (version >= 1 && version <= Protocol.SCHEMA_VERSION) {
+      return null;
+    }
+    return version > Protocol.SCHEMA_VERSION ? "schema version " + version + " is newer than " + Protocol.SCHEMA_VERSION
+        : "schema version " + version + " is unknown; known: 1 to " + Protocol.SCHEMA_VERSION;
+  }
+
+  /**
+   * A result from an agent: {@link #result}, and no origin, which only a coordinator sets on results it took by push
+   * (issue 11); a member claiming one would have its results shown as pushed from wherever it says.
+   */
+  static String fromAgent(KernelResult r) {
+    return r.origin() != null ? "origin: set by the coordinator on pushed results, never sent by an agent" : result(r);
   }
 
   static String result(KernelResult r) {

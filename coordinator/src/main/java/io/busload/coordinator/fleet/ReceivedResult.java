@@ -74,7 +74,11 @@ record ReceivedResult(KernelResult result, byte[] json) {
         throw new IllegalArgumentException("malformed KernelResult: body length " + length + " but " + available
             + " byte(s) follow");
       }
-      byte[] json = buffer.getBytes(pos + 4, pos + 4 + length);
+      return decode(buffer.getBytes(pos + 4, pos + 4 + length));
+    }
+
+    /** One result's JSON, as {@link #decodeFromWire} reads the body of its frame. */
+    static ReceivedResult decode(byte[] json) {
       boolean[] unknown = UNKNOWN.get();
       unknown[0] = false;
       KernelResult result;

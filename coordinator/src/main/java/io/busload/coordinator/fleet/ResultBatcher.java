@@ -99,6 +99,32 @@ public final class ResultBatcher {
     }
   }
 
+  /**
+   * After the commit that stored them: publishes the results stored now ({@code fresh}) on the live address, in the
+   * order given, and hands them to the regression checks and the ingest counter. Results from agents and from pushes
+   * (issue 11) alike; a result that was stored already is neither published nor checked again (a redelivered result
+   * was published when it was first stored; dashboards would count it twice).
+   */
+  public void announce(List<ResultStore.Incoming> inOrder, Set<UUID> fresh) {
+    Set<UUID> left = new java.util.HashSet<>(fresh);
+    List<KernelResult> newOnes = new ArrayList<>(fresh.size());
+    for (ResultStore.Incoming e : inOrder) {
+      KernelResult r = e.result();
+      if (left.remove(r.id())) {
+        newOnes.add(r);
+        if (e.json() == null) {
+          vertx.eventBus().publish(Addresses.LIVE_RESULTS, r);
+        } else {
+          // The JSON as it came and was stored: dashboards read the same bytes, not a second encoding.
+          vertx.eventBus().publish(Addresses.LIVE_RESULTS, new ReceivedResult(r, e.json()), LIVE);
+        }
+      }
+    }
+    if (!newOnes.isEmpty()) {
+      onStored.accept(newOnes);
+    }
+  }
+
   private void flush() {
     if (pending.isEmpty() || inFlight >= MAX_IN_FLIGHT) {
       return;
@@ -126,7 +152,6 @@ public final class ResultBatcher {
       } else {
         Set<UUID> fresh = done.result().fresh();
         Map<UUID, String> failed = done.result().failed();
-        List<KernelResult> newOnes = new ArrayList<>(fresh.size());
         for (Entry e : batch) {
           String failure = failed.isEmpty() ? null : failed.get(e.result().id());
           if (failure == null) {
@@ -135,22 +160,7 @@ public final class ResultBatcher {
             e.message().fail(Intake.STORE_FAILED, "coordinator store failed: " + failure);
           }
         }
-        for (Entry e : batch) {
-          KernelResult r = e.result();
-          // A redelivered result was published when it was first stored; dashboards would count it twice.
-          if (fresh.remove(r.id())) {
-            newOnes.add(r);
-            if (e.json() == null) {
-              vertx.eventBus().publish(Addresses.LIVE_RESULTS, r);
-            } else {
-              // The JSON as it came and was stored: dashboards read the same bytes, not a second encoding.
-              vertx.eventBus().publish(Addresses.LIVE_RESULTS, new ReceivedResult(r, e.json()), LIVE);
-            }
-          }
-        }
-        if (!newOnes.isEmpty()) {
-          onStored.accept(newOnes);
-        }
+        announce(results, fresh);
       }
       if (!pending.isEmpty() && (pending.size() >= MAX_BATCH || timer < 0)) {
         flush();

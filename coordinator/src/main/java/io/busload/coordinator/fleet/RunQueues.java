@@ -228,16 +228,22 @@ public final class RunQueues {
   }
 
   /**
-   * Ends a run the coordinator gave up on and tells the dashboards. The device is freed at once; the run is
-   * no longer QUEUED, so the next dispatch cannot pick it again.
+   * Ends a run the coordinator gave up on and tells the dashboards. The device stays busy until the store has the
+   * run as ended, and is free after: freed before, a dispatch woken meanwhile (a new sweep) read the run as still
+   * QUEUED and asked the agent for it again (RunQueuesTest saw it under load). A heartbeat naming the run while it
+   * ends (an agent that was only cut off still measures it) keeps the device busy until the run reports.
    */
   private void end(String deviceId, String runId, String sweepId, String agentId, RunState state,
       String message) {
-    busy.remove(deviceId);
+    Busy ending = new Busy(runId, false, clock.instant());
+    busy.put(deviceId, ending);
     blocking(() -> {
       sweeps.endRun(runId, state, message, clock.instant());
       return null;
     }).onComplete(done -> {
+      if (busy.get(deviceId) == ending) {
+        busy.remove(deviceId);
+      }
       if (done.failed()) {
         LOG.error("run {}: cannot record it as {}", runId, state, done.cause());
       } else {

@@ -1,6 +1,8 @@
 package io.busload.coordinator.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.busload.protocol.JsonCodec;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,20 +59,43 @@ public final class Analysis {
     });
   }
 
-  /** A past valid result of one device, kernel and params, with what its environment was. */
+  /**
+   * A past valid result of one device, kernel and params, with what its environment was; {@code origin} is where the
+   * coordinator got it ({@link #origin}: the fleet, or a push from a named host, issue 11).
+   */
   public record HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
-      String agentVersion, String fatbinHash, String method) {}
+      String agentVersion, String fatbinHash, String method, String origin) {
+
+    /** A fleet result's point. */
+    public HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
+        String agentVersion, String fatbinHash, String method) {
+      this(resultId, measuredAt, bandwidth, driverVersion, agentVersion, fatbinHash, method, FLEET);
+    }
+  }
+
+  /** The origin of a result that came from a fleet agent over the event bus. */
+  public static final String FLEET = "fleet";
+
+  /** Where a result came from, in words: {@link #FLEET}, or "pushed from HOST (FILE) with token NAME". */
+  public static String origin(io.busload.protocol.Origin origin) {
+    return origin == null ? FLEET : origin.describe();
+  }
 
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
     return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash,"
-        + " (result_json::jsonb) ->> 'method' FROM results WHERE device_id = ? AND kernel = ? AND params = ?"
-        + " AND measured_at < ? AND valid ORDER BY measured_at DESC LIMIT ?", s -> {
+        + " (result_json::jsonb) ->> 'method', (result_json::jsonb) -> 'origin' FROM results"
+        + " WHERE device_id = ? AND kernel = ? AND params = ? AND measured_at < ? AND valid"
+        + " ORDER BY measured_at DESC LIMIT ?", s -> {
           Database.strings(s, deviceId, kernel, params);
           s.setObject(4, Database.timestamp(before));
           s.setInt(5, limit);
-        }, rs -> new HistoryPoint(rs.getObject(1, UUID.class), Database.instant(rs, 2), rs.getDouble(3),
-            rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7)));
+        }, rs -> {
+          String origin = rs.getString(8);
+          return new HistoryPoint(rs.getObject(1, UUID.class), Database.instant(rs, 2), rs.getDouble(3),
+              rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), origin(origin == null ? null
+                  : JsonCodec.fromJson(origin.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class)));
+        });
   }
 
   /** A change beyond a history's noise band, in either direction. */

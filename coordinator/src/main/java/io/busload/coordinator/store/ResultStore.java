@@ -4,8 +4,10 @@ import static io.busload.coordinator.store.Database.instant;
 import static io.busload.coordinator.store.Database.timestamp;
 
 import io.busload.protocol.KernelResult;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -53,20 +55,27 @@ public final class ResultStore {
   /** {@link #insertResults} for results that may carry their JSON already; see {@link ResultColumns} for the speed. */
   public Set<UUID> insertIncoming(List<Incoming> results, Instant now) {
     ResultColumns columns = new ResultColumns(results);
-    return db.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(ResultColumns.INSERT)) {
-        s.setObject(1, timestamp(now));
-        columns.bind(c, s, 2);
-        Set<UUID> inserted = new HashSet<>();
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            inserted.add(rs.getObject(1, UUID.class));
-          }
+    return db.inTransaction(c -> insertColumns(c, columns, now));
+  }
+
+  /** {@link #insertIncoming} within the caller's transaction (issue 11: a pushed file is stored in one). */
+  static Set<UUID> insertIncoming(Connection c, List<Incoming> results, Instant now) throws SQLException {
+    return insertColumns(c, new ResultColumns(results), now);
+  }
+
+  private static Set<UUID> insertColumns(Connection c, ResultColumns columns, Instant now) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(ResultColumns.INSERT)) {
+      s.setObject(1, timestamp(now));
+      columns.bind(c, s, 2);
+      Set<UUID> inserted = new HashSet<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          inserted.add(rs.getObject(1, UUID.class));
         }
-        ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
-        return inserted;
       }
-    });
+      ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
+      return inserted;
+    }
   }
 
   /** The samples of one stored result, in measuring order. */

@@ -43,8 +43,18 @@ public final class ViewQueries {
   /** A kernel and its parameters as results show them ({@code size=1024;stride=4}). */
   public record KernelParams(String kernel, String params) {}
 
-  /** One point of a kernel's history: enough to draw it and to find the result behind it. */
-  public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {}
+  /**
+   * One point of a kernel's history: enough to draw it and to find the result behind it; {@code pushed} when it came
+   * by {@code ./busload push} rather than from a fleet agent (issue 11; the result's origin says from where).
+   */
+  public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
+      boolean pushed) {
+
+    /** A fleet result's point. */
+    public HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {
+      this(resultId, deviceId, model, measuredAt, bandwidth, false);
+    }
+  }
 
   /** Every (kernel, params) pair that has a valid result, sorted by kernel, then params. */
   public List<KernelParams> kernels() {
@@ -76,11 +86,13 @@ public final class ViewQueries {
 
   /** The newest {@code limit} valid results of {@code kernel} with {@code params}, every device, newest first. */
   public List<HistoryPoint> history(String kernel, String params, int limit) {
-    return db.list("SELECT id, device_id, model, measured_at, bandwidth FROM results WHERE kernel = ? AND params = ?"
-        + " AND valid AND bandwidth IS NOT NULL ORDER BY measured_at DESC, id DESC LIMIT ?", s -> {
+    return db.list("SELECT r.id, r.device_id, r.model, r.measured_at, r.bandwidth, p.push_id IS NOT NULL"
+        + " FROM results r LEFT JOIN pushed_results p ON p.result_id = r.id"
+        + " WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.bandwidth IS NOT NULL"
+        + " ORDER BY r.measured_at DESC, r.id DESC LIMIT ?", s -> {
           Database.strings(s, kernel, params);
           s.setInt(3, limit);
         }, rs -> new HistoryPoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-            Database.instant(rs, 4), rs.getDouble(5)));
+            Database.instant(rs, 4), rs.getDouble(5), rs.getBoolean(6)));
   }
 }

@@ -7,6 +7,8 @@
  *   <li>{@link io.busload.coordinator.store.SweepStore}: sweeps and their runs;
  *   <li>{@link io.busload.coordinator.store.ResultStore}: results, their samples and counters (insert only);
  *   <li>{@link io.busload.coordinator.store.Schedules}: schedules and their fires;
+ *   <li>{@link io.busload.coordinator.store.Pushes}: pushed files (issue 11), stored whole with their runs and
+ *       results in one transaction through {@code ResultStore}'s insert;
  *   <li>{@link io.busload.coordinator.store.Analysis} and {@link io.busload.coordinator.store.ViewQueries}: reads
  *       that compare results and draw the dashboard's views, and the regressions found.
  * </ul>

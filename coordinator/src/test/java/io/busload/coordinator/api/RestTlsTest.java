@@ -9,16 +9,15 @@ import io.busload.coordinator.Http;
 import io.busload.coordinator.TestDatabase;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
+import io.busload.testsupport.FleetCerts;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +41,7 @@ class RestTlsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    certs = certs(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--dashboard", "d1@127.0.0.1");
+    certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--dashboard", "d1@127.0.0.1");
     ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
         ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
     Path data = Http.tokensIn(dir.resolve("data"));
@@ -114,17 +113,5 @@ class RestTlsTest {
   private static HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + coordinator.httpPort() + path))
         .timeout(Duration.ofSeconds(10));
-  }
-
-  /** {@code ./busload certs}, the real script, as an operator runs it. */
-  private static Path certs(Path out, String... args) throws Exception {
-    Path script = Path.of("").toAbsolutePath().getParent().resolve("busload");
-    List<String> command = new ArrayList<>(List.of("bash", script.toString(), "certs", "--out", out.toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("./busload certs finished").isTrue();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as("./busload certs: " + output).isZero();
-    return out;
   }
 }

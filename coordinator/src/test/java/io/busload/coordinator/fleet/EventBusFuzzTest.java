@@ -20,8 +20,9 @@ import io.busload.protocol.Heartbeat;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunStatus;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
+import io.busload.testsupport.Ports;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -31,7 +32,6 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +81,7 @@ class EventBusFuzzTest {
 
   @TempDir Path dir;
   private final DatabaseSettings database = TestDatabase.fresh();
+  @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-fuzz");
   private Coordinator coordinator;
   private Vertx good;
   private Vertx fuzzer;
@@ -90,17 +91,12 @@ class EventBusFuzzTest {
 
   @BeforeEach
   void start() throws Exception {
-    String name = "busload-fuzz-" + UUID.randomUUID();
-    int clusterPort = freePort();
-    eventBusPort = freePort();
-    List<String> members = List.of("127.0.0.1");
-    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0, new ClusterSettings(name,
-        "127.0.0.1", null, clusterPort, eventBusPort, members, ClusterSettings.COORDINATOR), database))
-        .await(60, TimeUnit.SECONDS);
-    good = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.AGENT))
-        .await(60, TimeUnit.SECONDS);
-    fuzzer = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
-        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+    eventBusPort = Ports.free();
+    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
+        cluster.settings(ClusterSettings.COORDINATOR, eventBusPort), database)).await(60, TimeUnit.SECONDS);
+    cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+    good = cluster.join(ClusterSettings.AGENT);
+    fuzzer = cluster.join(ClusterSettings.AGENT);
     // The fuzzer writes raw bytes under the coordinator's own codec names (and one name it does not know).
     EventBus bus = fuzzer.eventBus();
     for (Class<?> type : List.of(AgentHello.class, Heartbeat.class, RunStatus.class, KernelResult.class)) {
@@ -110,22 +106,8 @@ class EventBusFuzzTest {
     }
     bus.registerCodec(new RawCodec("busload.Unknown"));
     agent = new AgentDouble(good, Fixtures.hello("fuzz-agent", CPU));
+    cluster.onClose(agent);
     http = new Http(coordinator.httpPort());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (agent != null) {
-      agent.close();
-    }
-    for (Vertx v : new Vertx[] {fuzzer, good}) {
-      if (v != null) {
-        v.close().await(30, TimeUnit.SECONDS);
-      }
-    }
-    if (coordinator != null) {
-      coordinator.stop().await(30, TimeUnit.SECONDS);
-    }
   }
 
   @Test
@@ -517,12 +499,6 @@ class EventBusFuzzTest {
         ids.add(rs.getObject(1, UUID.class));
       }
       return ids;
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -17,13 +17,12 @@ import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import java.io.ByteArrayOutputStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -31,9 +30,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,40 +47,22 @@ class IntakeJsonTest {
 
   @TempDir Path dir;
   private final DatabaseSettings database = TestDatabase.fresh();
+  @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-json");
   private Coordinator coordinator;
   private Vertx agentVertx;
   private AgentDouble agent;
 
   @BeforeEach
   void start() throws Exception {
-    String name = "busload-json-" + UUID.randomUUID();
-    int clusterPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      clusterPort = socket.getLocalPort();
-    }
-    List<String> members = List.of("127.0.0.1");
     coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
-        new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR), database))
-        .await(60, TimeUnit.SECONDS);
-    agentVertx = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
-        ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+        cluster.settings(ClusterSettings.COORDINATOR), database)).await(60, TimeUnit.SECONDS);
+    cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+    agentVertx = cluster.join(ClusterSettings.AGENT);
     // This member writes result frames byte for byte, under the protocol codec's name.
     agentVertx.eventBus().unregisterDefaultCodec(KernelResult.class);
     agentVertx.eventBus().registerCodec(new RawCodec(CODEC));
     agent = new AgentDouble(agentVertx, Fixtures.hello("json-agent", GPU));
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (agent != null) {
-      agent.close();
-    }
-    if (agentVertx != null) {
-      agentVertx.close().await(30, TimeUnit.SECONDS);
-    }
-    if (coordinator != null) {
-      coordinator.stop().await(30, TimeUnit.SECONDS);
-    }
+    cluster.onClose(agent);
   }
 
   @Test

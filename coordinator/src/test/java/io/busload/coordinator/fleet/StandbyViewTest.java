@@ -10,15 +10,13 @@ import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.DatabaseSettings;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -35,22 +33,15 @@ class StandbyViewTest {
   @Test
   void standby_showsAgentsOnlineAndOfflineAsTheLeaderHearsThem() throws Exception {
     DatabaseSettings database = TestDatabase.fresh();
-    String name = "busload-standby-" + UUID.randomUUID();
-    int clusterPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      clusterPort = socket.getLocalPort();
-    }
-    List<String> members = List.of("127.0.0.1");
     List<Coordinator> coordinators = new ArrayList<>();
-    Vertx agentSide = null;
-    try {
+    try (LoopbackCluster cluster = new LoopbackCluster("busload-standby")) {
       for (int i = 0; i < 2; i++) {
-        coordinators.add(Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)), "127.0.0.1", 0,
-            new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members, ClusterSettings.COORDINATOR),
-            database)).await(60, TimeUnit.SECONDS));
+        Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)),
+            "127.0.0.1", 0, cluster.settings(ClusterSettings.COORDINATOR), database)).await(60, TimeUnit.SECONDS);
+        cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+        coordinators.add(coordinator);
       }
-      agentSide = Cluster.start(new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, members,
-          ClusterSettings.AGENT)).await(60, TimeUnit.SECONDS);
+      Vertx agentSide = cluster.join(ClusterSettings.AGENT);
       Http leader = new Http(coordinators.get(0).httpPort());
       Http standby = new Http(coordinators.get(1).httpPort());
       long started = System.nanoTime();
@@ -76,13 +67,6 @@ class StandbyViewTest {
       System.out.printf("standby view: agent online on the standby %.1f s after its hello, stayed online 15 s,"
           + " offline %.1f s after its last heartbeat (timeout %d s)%n", onlineAfter, offlineAfter,
           Fleet.OFFLINE_AFTER.toSeconds());
-    } finally {
-      if (agentSide != null) {
-        agentSide.close().await(30, TimeUnit.SECONDS);
-      }
-      for (Coordinator c : coordinators.reversed()) {
-        c.stop().await(30, TimeUnit.SECONDS);
-      }
     }
   }
 

@@ -19,8 +19,8 @@ import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,14 +91,14 @@ class ScheduleTest {
   void schedule_twoCoordinatorsInOneCluster_firesEachTimeExactlyOnce() throws Exception {
     DatabaseSettings database = TestDatabase.fresh();
     SettableClock clock = new SettableClock(Instant.parse("2026-11-01T09:59:30Z"));
-    String name = "busload-test-" + UUID.randomUUID();
-    int clusterPort = freePort();
     List<Coordinator> coordinators = new ArrayList<>();
-    try {
+    try (LoopbackCluster cluster = new LoopbackCluster("busload-test")) {
       for (int i = 0; i < 2; i++) {
-        coordinators.add(Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)), "127.0.0.1", 0,
-            new ClusterSettings(name, "127.0.0.1", null, clusterPort, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
-            database), clock).await(60, TimeUnit.SECONDS));
+        Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)),
+            "127.0.0.1", 0, cluster.settings(ClusterSettings.COORDINATOR), database), clock)
+            .await(60, TimeUnit.SECONDS);
+        cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+        coordinators.add(coordinator);
       }
       Vertx first = coordinators.getFirst().vertx();
       Ack hello = first.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("sc-agent", GPU))
@@ -122,10 +121,6 @@ class ScheduleTest {
       assertThat(schedule.get("fires")).hasSize(2);
       assertThat(schedule.get("fires").get(0).get("late").asBoolean()).isFalse();
       assertThat(schedule.get("nextFireAt").asText()).isEqualTo("2026-11-01T12:00:00Z");
-    } finally {
-      for (Coordinator c : coordinators) {
-        c.stop().await(30, TimeUnit.SECONDS);
-      }
     }
   }
 
@@ -179,12 +174,6 @@ class ScheduleTest {
         throw new AssertionError("condition not met within 20 s");
       }
       Thread.sleep(100);
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

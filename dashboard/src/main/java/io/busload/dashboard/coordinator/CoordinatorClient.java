@@ -166,16 +166,17 @@ public class CoordinatorClient {
     return read(get("api/devices"), new TypeReference<>() {});
   }
 
+  /**
+   * Devices known only through results pushed from outside the fleet ({@code ./busload push}, issue 11): never a
+   * schedule's target, but drawn beside the fleet's devices wherever results are.
+   */
+  public List<Device> pushedDevices() {
+    return read(get("api/pushes/devices"), new TypeReference<>() {});
+  }
+
   /** Runs, newest first; {@code state} and {@code device} may be null. */
   public List<Run> runs(String state, String device, int limit) {
-    StringBuilder path = new StringBuilder("api/runs?limit=").append(limit);
-    if (state != null) {
-      path.append("&state=").append(URLEncoder.encode(state, StandardCharsets.UTF_8));
-    }
-    if (device != null) {
-      path.append("&device=").append(URLEncoder.encode(device, StandardCharsets.UTF_8));
-    }
-    return read(get(path.toString()), new TypeReference<>() {});
+    return read(get(listing("api/runs", limit, "state", state, "device", device)), new TypeReference<>() {});
   }
 
   public Optional<Run> run(String runId) {
@@ -188,14 +189,7 @@ public class CoordinatorClient {
 
   /** Regressions and improvements, newest first; {@code device} and {@code kernel} may be null. */
   public List<Change> changes(String device, String kernel, int limit) {
-    StringBuilder path = new StringBuilder("api/regressions?limit=").append(limit);
-    if (device != null) {
-      path.append("&device=").append(URLEncoder.encode(device, StandardCharsets.UTF_8));
-    }
-    if (kernel != null) {
-      path.append("&kernel=").append(URLEncoder.encode(kernel, StandardCharsets.UTF_8));
-    }
-    return read(get(path.toString()), new TypeReference<>() {});
+    return read(get(listing("api/regressions", limit, "device", device, "kernel", kernel)), new TypeReference<>() {});
   }
 
   public List<Schedule> schedules() {
@@ -231,6 +225,17 @@ public class CoordinatorClient {
 
   private static String encode(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /** {@code path?limit=N}, then {@code &name=value} for each pair whose value is not null, values encoded. */
+  private static String listing(String path, int limit, String... namesAndValues) {
+    StringBuilder query = new StringBuilder(path).append("?limit=").append(limit);
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      if (namesAndValues[i + 1] != null) {
+        query.append('&').append(namesAndValues[i]).append('=').append(encode(namesAndValues[i + 1]));
+      }
+    }
+    return query.toString();
   }
 
   private HttpRequest withBody(String method, String path, Object body) {

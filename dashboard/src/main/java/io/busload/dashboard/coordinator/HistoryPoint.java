@@ -9,5 +9,13 @@ import java.util.UUID;
  *
  * @param model the device's name
  * @param bandwidth bytes per second
+ * @param pushed the result came by {@code ./busload push}, not from a fleet agent (issue 11)
  */
-public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {}
+public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
+    boolean pushed) {
+
+  /** A fleet result's point (and every point from a coordinator before pushes). */
+  public HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {
+    this(resultId, deviceId, model, measuredAt, bandwidth, false);
+  }
+}

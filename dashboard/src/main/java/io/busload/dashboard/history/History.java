@@ -50,7 +50,7 @@ public final class History {
       // wider than the chart's pixels (largest-triangle sampling keeps the peaks and dips a regression shows).
       ObjectNode line = series.addObject().put("id", device).put("type", "line")
           .put("showSymbol", rows.size() <= 200).put("sampling", "lttb")
-          .put("name", rows.getFirst().model() + " (" + device + ")");
+          .put("name", rows.getFirst().model() + " (" + device + ")" + pushed(rows));
       ArrayNode data = line.putArray("data");
       rows.stream().sorted(Comparator.comparing(HistoryPoint::measuredAt))
           .forEach(p -> data.addArray().add(p.measuredAt().toString()).add(ChartOptions.gigabytes(p.bandwidth())));
@@ -59,6 +59,12 @@ public final class History {
     marks(series, "improvements", "#2e7d32", "triangle",
         changes.stream().filter(c -> !c.regression()).toList());
     return option;
+  }
+
+  /** How much of a line came by push (issue 11): said in its name, so the legend and tooltips tell. */
+  static String pushed(List<HistoryPoint> rows) {
+    long pushed = rows.stream().filter(HistoryPoint::pushed).count();
+    return pushed == 0 ? "" : pushed == rows.size() ? ", pushed" : ", " + pushed + " of " + rows.size() + " pushed";
   }
 
   private static void marks(ArrayNode series, String name, String color, String symbol, List<Change> changes) {

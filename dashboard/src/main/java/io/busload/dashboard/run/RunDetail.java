@@ -99,6 +99,9 @@ public final class RunDetail {
     rows.put("agent", result.agentId() + " " + result.agentVersion());
     rows.put("fatbin", result.fatbinHash());
     rows.put("method", result.method());
+    rows.put("origin", result.origin() == null ? "fleet agent, over the event bus"
+        : result.origin().describe() + ", at " + result.origin().pushedAt() + " (push " + result.origin().pushId()
+            + ")");
     return rows;
   }
 

@@ -167,4 +167,23 @@ class CoordinatorClientTest {
     assertThat(lastRequest.get())
         .startsWith("GET /api/history?kernel=stride-copy-fp32&params=size%3D1024%3Bstride%3D4&limit=10");
   }
+
+  /** Issue 11: devices known only through pushed results, in /api/devices' shape, and history points marked pushed. */
+  @Test
+  void pushedDevicesAndPushedHistory_readAsTheCoordinatorAnswers() {
+    answer("/api/pushes/devices", 200, "application/json", ("[{\"id\":\"lab/cuda:0\",\"agentId\":\"lab\","
+        + "\"host\":\"lab\",\"labels\":[],\"model\":\"NVIDIA H100 80GB HBM3\",\"fingerprint\":\"f\","
+        + "\"online\":false,\"lastSeen\":\"2026-11-22T01:00:00Z\",\"origin\":\"pushed\"}]")
+        .getBytes(StandardCharsets.UTF_8));
+    answer("/api/history", 200, "application/json", ("[{\"resultId\":\"" + java.util.UUID.nameUUIDFromBytes(new byte[1])
+        + "\",\"deviceId\":\"lab/cuda:0\",\"model\":\"NVIDIA H100 80GB HBM3\",\"measuredAt\":"
+        + "\"2026-11-22T01:00:00Z\",\"bandwidth\":1.2E12,\"pushed\":true}]").getBytes(StandardCharsets.UTF_8));
+
+    List<Device> devices = client.pushedDevices();
+
+    assertThat(devices).extracting(Device::id, Device::model, Device::online)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("lab/cuda:0", "NVIDIA H100 80GB HBM3", false));
+    assertThat(lastRequest.get()).startsWith("GET /api/pushes/devices");
+    assertThat(client.history("k", "p", 1)).extracting(HistoryPoint::pushed).containsExactly(true);
+  }
 }

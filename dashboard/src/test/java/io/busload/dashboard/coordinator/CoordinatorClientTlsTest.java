@@ -14,12 +14,11 @@ import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
+import io.busload.testsupport.FleetCerts;
 import io.vertx.core.Vertx;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +37,7 @@ class CoordinatorClientTlsTest {
 
   @Test
   void httpsCoordinator_trustedThroughTheDashboardsFleetDirectory_readsAndWrites() throws Exception {
-    Path certs = certs(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--dashboard", "d1@127.0.0.1");
+    Path certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--dashboard", "d1@127.0.0.1");
     Path data = Files.createDirectories(dir.resolve("data"));
     Files.writeString(data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME),
         "dashboard:" + ApiTokens.sha256Hex(TOKEN) + "\n");
@@ -71,17 +70,5 @@ class CoordinatorClientTlsTest {
       coordinator.stop().await(30, TimeUnit.SECONDS);
       vertx.close().await(30, TimeUnit.SECONDS);
     }
-  }
-
-  /** {@code ./busload certs}, the real script, as an operator runs it. */
-  private static Path certs(Path out, String... args) throws Exception {
-    Path script = Path.of("").toAbsolutePath().getParent().resolve("busload");
-    List<String> command = new ArrayList<>(List.of("bash", script.toString(), "certs", "--out", out.toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    assertThat(process.waitFor(300, TimeUnit.SECONDS)).as("./busload certs finished").isTrue();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as("./busload certs: " + output).isZero();
-    return out;
   }
 }

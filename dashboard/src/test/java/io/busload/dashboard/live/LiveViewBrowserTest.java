@@ -12,11 +12,11 @@ import io.busload.dashboard.cluster.ClusterMember;
 import io.busload.dashboard.cluster.LiveFeed;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.LoopbackCluster;
+import io.busload.testsupport.Ports;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -25,8 +25,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -45,22 +45,17 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = Application.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "vaadin.productionMode=true")
 class LiveViewBrowserTest {
-  private static final String CLUSTER = "busload-dashboard-test-" + UUID.randomUUID();
-  private static final int CLUSTER_PORT = 17000 + ThreadLocalRandom.current().nextInt(2000);
+  @AutoClose private static final LoopbackCluster CLUSTER = new LoopbackCluster("busload-dashboard-test");
   private static final Duration PATIENCE = Duration.ofSeconds(60);
 
   @DynamicPropertySource
   static void cluster(DynamicPropertyRegistry registry) throws IOException {
-    registry.add("busload.cluster.name", () -> CLUSTER);
-    registry.add("busload.cluster.host", () -> "127.0.0.1");
-    registry.add("busload.cluster.members", () -> "127.0.0.1");
-    registry.add("busload.cluster.port", () -> CLUSTER_PORT);
+    registry.add("busload.cluster.name", CLUSTER::name);
+    registry.add("busload.cluster.host", () -> LoopbackCluster.HOST);
+    registry.add("busload.cluster.members", () -> LoopbackCluster.HOST);
+    registry.add("busload.cluster.port", CLUSTER::port);
     registry.add("busload.eventbus.port", () -> 0);
-    int closed;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closed = socket.getLocalPort();
-    }
-    String coordinatorUrl = "http://127.0.0.1:" + closed;
+    String coordinatorUrl = "http://127.0.0.1:" + Ports.free();
     registry.add("busload.coordinator-url", () -> coordinatorUrl);
     Path users = Files.createTempDirectory("busload-users-").resolve("users.properties");
     registry.add("busload.users-file", users::toString);
@@ -82,8 +77,7 @@ class LiveViewBrowserTest {
       Thread.sleep(200);
     }
     assertThat(member.lastFailure()).as("a lite member alone cannot start clustered Vert.x").isNotNull();
-    Vertx coordinator = Cluster.start(new ClusterSettings(CLUSTER, "127.0.0.1", null, CLUSTER_PORT, 0,
-        List.of("127.0.0.1"), ClusterSettings.COORDINATOR)).await(60, TimeUnit.SECONDS);
+    Vertx coordinator = CLUSTER.join(ClusterSettings.COORDINATOR);
     Path profile = Files.createTempDirectory("busload-chromium-");
     try (Playwright playwright = Playwright.create(
         new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")))) {
@@ -125,8 +119,6 @@ class LiveViewBrowserTest {
       page.waitForSelector("#fleet-grid");
       assertThat(page.locator("#coordinator-notice").textContent()).contains("is unreachable");
       browser.close();
-    } finally {
-      coordinator.close().await(20, TimeUnit.SECONDS);
     }
   }
 

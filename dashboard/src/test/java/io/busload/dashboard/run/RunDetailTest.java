@@ -33,6 +33,17 @@ class RunDetailTest {
     assertThat(RunDetail.option("r", List.of(invalid)).at("/series/0/data")).isEmpty();
   }
 
+  @Test
+  void fingerprint_pushedOrFleetResult_saysWhereItCameFrom() {
+    KernelResult fleet = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
+    KernelResult pushed = fleet.withOrigin(new io.busload.protocol.Origin(io.busload.protocol.Origin.PUSHED, "p-1",
+        "ci", "lab-gpu-7", "stride.json", "10.0.0.7", Instant.parse("2026-11-24T10:00:00Z")));
+
+    assertThat(RunDetail.fingerprint(fleet)).containsEntry("origin", "fleet agent, over the event bus");
+    assertThat(RunDetail.fingerprint(pushed)).containsEntry("origin",
+        "pushed from lab-gpu-7 (stride.json) with token ci, at 2026-11-24T10:00:00Z (push p-1)");
+  }
+
   static final Counters LOADS_TWICE = new Counters(8.0, 4.0, 4.0, 4.0, 67.9e6, 67108864.0, 67.2e6, 67108864.0, true,
       List.of("loads: 8.00 sectors/request measured, 4.00 modelled"), List.of("busload_stride_copy_f32"), "ncu");
 

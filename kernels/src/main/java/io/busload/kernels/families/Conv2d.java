@@ -9,13 +9,12 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +26,7 @@ import java.util.List;
  * consecutive doubles: 8 sectors). Size: the side {@code n} of the square image (8192 on a GPU: 512 MiB each
  * for in and out).
  */
-public final class Conv2d implements Family {
+public final class Conv2d extends VariantFamily<Conv2d.Variant, Conv2d.Case> {
   public static final String NAME = "conv2d";
   public static final int BLOCK_X = 32;
   public static final int BLOCK_Y = 8;
@@ -36,37 +35,15 @@ public final class Conv2d implements Family {
   /** Relative to the sum of |tap| of an output: room for a different rounding order, far below any wrong tap. */
   public static final double TOLERANCE = 1e-12;
 
-  public enum Variant implements Families.Named {
-    NAIVE("conv2d-naive", "busload_conv2d_naive"),
-    COALESCED("conv2d-coalesced", "busload_conv2d_coalesced");
-
-    private final String kernel;
-    private final String entryPoint;
-
-    Variant(String kernel, String entryPoint) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
-    }
-
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /** A row of the family's table: threadIdx.x on rows (naive) or on columns (coalesced). */
+  public record Variant(String kernel, String entryPoint) implements VariantFamily.Kernel {
+    public static final Variant NAIVE = new Variant("conv2d-naive", "busload_conv2d_naive");
+    public static final Variant COALESCED = new Variant("conv2d-coalesced", "busload_conv2d_coalesced");
+    public static final List<Variant> ALL = List.of(NAIVE, COALESCED);
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return Families.kernels(Variant.class, NAME);
+  public Conv2d() {
+    super(NAME, Variant.ALL);
   }
 
   /** 8192 on a GPU (1 GiB in all), 4096 on a CPU; halved while in + out exceed the budget. */
@@ -76,8 +53,8 @@ public final class Conv2d implements Family {
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
-    return new Case(Families.variant(Variant.class, kernelCase), Families.require("size", size, 3, MAX_N, 1));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant, Families.require("size", size, 3, MAX_N, 1));
   }
 
   /** The filter weight of tap (dr, dc), dr and dc in -1..1. */
@@ -98,15 +75,12 @@ public final class Conv2d implements Family {
   public record Case(Variant variant, long n) implements Program {
     @Override
     public List<Buffer> buffers() {
-      return List.of(new Buffer("in", ElementType.FP64, n * n, Buffer.Role.INPUT),
-          new Buffer("out", ElementType.FP64, n * n, Buffer.Role.OUTPUT));
+      return Families.inAndOut(ElementType.FP64, n * n, n * n);
     }
 
     @Override
     public void fill(int buffer, long first, MemorySegment chunk) {
-      if (buffer != 0) {
-        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
-      }
+      Families.requireInput(buffer, 0);
       long count = chunk.byteSize() / Double.BYTES;
       for (long k = 0; k < count; k++) {
         chunk.setAtIndex(JAVA_DOUBLE, k, input(first + k));
@@ -149,8 +123,8 @@ public final class Conv2d implements Family {
     }
 
     private long address(long lane, int dr, int dc) {
-      long r = variant == Variant.NAIVE ? BLOCK_X + lane : BLOCK_Y;
-      long c = variant == Variant.NAIVE ? BLOCK_Y : BLOCK_X + lane;
+      long r = variant.equals(Variant.NAIVE) ? BLOCK_X + lane : BLOCK_Y;
+      long c = variant.equals(Variant.NAIVE) ? BLOCK_Y : BLOCK_X + lane;
       return ((r + dr) * n + c + dc) * Double.BYTES;
     }
 
@@ -215,11 +189,12 @@ public final class Conv2d implements Family {
     public void runOnCpu(List<MemorySegment> buffers, Parallel parallel) {
       MemorySegment in = buffers.get(0);
       MemorySegment out = buffers.get(1);
+      boolean naive = variant.equals(Variant.NAIVE);
       parallel.forRange(n, (from, to) -> {
         for (long outer = from; outer < to; outer++) {
           for (long inner = 0; inner < n; inner++) {
-            long r = variant == Variant.NAIVE ? inner : outer;
-            long c = variant == Variant.NAIVE ? outer : inner;
+            long r = naive ? inner : outer;
+            long c = naive ? outer : inner;
             out.setAtIndex(JAVA_DOUBLE, r * n + c, at(in, r, c));
           }
         }

@@ -1,9 +1,13 @@
 package io.busload.kernels.families;
 
+import io.busload.kernels.Buffer;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
-import io.busload.kernels.KernelCase;
+import io.busload.kernels.ElementType;
+import io.busload.kernels.RandomFloats;
 import io.busload.kernels.WarpSimulator;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.function.LongUnaryOperator;
 
 /** What the families share: seeds, input generators, warp simulation, sizing and messages. */
@@ -13,29 +17,28 @@ final class Families {
 
   private Families() {}
 
-  /** The entry of {@code values} whose {@code kernel()} is the case's kernel name. */
-  static <V extends Enum<V> & Named> V variant(Class<V> type, KernelCase kernelCase) {
-    String name = kernelCase.spec().name();
-    for (V v : type.getEnumConstants()) {
-      if (v.kernel().equals(name)) {
-        return v;
-      }
+  /** The buffers of a one-input, one-output family: 0 {@code in}, 1 {@code out}. */
+  static List<Buffer> inAndOut(ElementType type, long inElements, long outElements) {
+    return List.of(new Buffer("in", type, inElements, Buffer.Role.INPUT),
+        new Buffer("out", type, outElements, Buffer.Role.OUTPUT));
+  }
+
+  /** The seeded random fp32 input of buffer {@code buffer}. */
+  static RandomFloats input(int buffer) {
+    return new RandomFloats(SEED + buffer);
+  }
+
+  /** Refuses a fill of any buffer but the family's input {@code input}: "buffer: 2 is not an input". */
+  static void requireInput(int buffer, int input) {
+    if (buffer != input) {
+      throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
     }
-    throw new IllegalArgumentException("kernel: '" + name + "' is not a kernel of " + type.getSimpleName());
   }
 
-  /** The catalog entries of a family: one kernel per variant, no axes (the size is the only parameter). */
-  static <E extends Enum<E> & Named> java.util.List<io.busload.kernels.KernelSpec> kernels(Class<E> variants,
-      String family) {
-    return java.util.Arrays.stream(variants.getEnumConstants())
-        .map(v -> new io.busload.kernels.KernelSpec(v.kernel(), family, java.util.List.of())).toList();
-  }
-
-  /** A variant of a family: its catalog name and its CUDA entry point. */
-  interface Named {
-    String kernel();
-
-    String entryPoint();
+  /** A chunk of the one random fp32 input {@code input}, starting at element {@code first}. */
+  static void fillInput(int buffer, int input, long first, MemorySegment chunk) {
+    requireInput(buffer, input);
+    input(input).fill(chunk, first, chunk.byteSize() / Float.BYTES);
   }
 
   /** One global access of warp 0 (or the warp the family names), from its 32 lane byte addresses. */

@@ -9,14 +9,13 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +30,7 @@ import java.util.Optional;
  * as larger than the memory available, each failing only its case. Size: elements n of the copy and the write,
  * 32..2^30 (default 2^24 on a GPU, 2^20 on a CPU).
  */
-public final class Faults implements Family {
+public final class Faults extends VariantFamily<Faults.Variant, Faults.Case> {
   public static final String NAME = "faults";
   public static final int BLOCK = 256;
   /** Elements past the end of {@code out} that the faulting kernel writes to: 2^44 floats, 64 TiB. */
@@ -39,33 +38,16 @@ public final class Faults implements Family {
   /** Bytes the huge case asks for: 1 PiB. */
   public static final long HUGE_BYTES = 1L << 50;
 
-  public enum Variant implements Families.Named {
-    OOB_WRITE("faults-oob-write", "busload_faults_oob_write_f32"),
-    HUGE_ALLOC("faults-huge-alloc", "busload_faults_copy_f32"),
-    COPY("faults-copy", "busload_faults_copy_f32");
-
-    private final String kernel;
-    private final String entryPoint;
-
-    Variant(String kernel, String entryPoint) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
-    }
-
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /** A row of the family's table; the huge allocation launches the copy, if its allocation ever succeeds. */
+  public record Variant(String kernel, String entryPoint) implements VariantFamily.Kernel {
+    public static final Variant OOB_WRITE = new Variant("faults-oob-write", "busload_faults_oob_write_f32");
+    public static final Variant HUGE_ALLOC = new Variant("faults-huge-alloc", "busload_faults_copy_f32");
+    public static final Variant COPY = new Variant("faults-copy", "busload_faults_copy_f32");
+    public static final List<Variant> ALL = List.of(OOB_WRITE, HUGE_ALLOC, COPY);
   }
 
-  @Override
-  public String name() {
-    return NAME;
+  public Faults() {
+    super(NAME, Variant.ALL);
   }
 
   /** Faults are tests of the fleet, not measurements: never in the {@code coalescing} suite. */
@@ -75,19 +57,13 @@ public final class Faults implements Family {
   }
 
   @Override
-  public List<KernelSpec> kernels() {
-    return Families.kernels(Variant.class, NAME);
-  }
-
-  @Override
   public long defaultSize(KernelCase kernelCase, DeviceLimits limits) {
     return Families.fit(limits, 1L << 24, 1L << 20, 2, 1024, n -> 2 * n * Float.BYTES);
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
-    return new Case(Families.variant(Variant.class, kernelCase),
-        Families.require("size", size, 32, 1L << 30, 1));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant, Families.require("size", size, 32, 1L << 30, 1));
   }
 
   /** Buffers: 0 {@code in} (fp32, n; for the huge case 2^48 elements), 1 {@code out} (fp32, n). */
@@ -97,29 +73,25 @@ public final class Faults implements Family {
 
     @Override
     public List<Buffer> buffers() {
-      long in = variant == Variant.HUGE_ALLOC ? HUGE_BYTES / Float.BYTES : n;
-      return List.of(new Buffer("in", ElementType.FP32, in, Buffer.Role.INPUT),
-          new Buffer("out", ElementType.FP32, n, Buffer.Role.OUTPUT));
+      long in = variant.equals(Variant.HUGE_ALLOC) ? HUGE_BYTES / Float.BYTES : n;
+      return Families.inAndOut(ElementType.FP32, in, n);
     }
 
     /** The huge case must reach the allocator (that is its point): never skipped for size. */
     @Override
     public Optional<String> skipReason(DeviceLimits limits) {
-      return variant == Variant.HUGE_ALLOC ? Optional.empty() : Program.super.skipReason(limits);
+      return variant.equals(Variant.HUGE_ALLOC) ? Optional.empty() : Program.super.skipReason(limits);
     }
 
     @Override
     public void fill(int buffer, long first, MemorySegment chunk) {
-      if (buffer != IN) {
-        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
-      }
-      new RandomFloats(Families.SEED + IN).fill(chunk, first, chunk.byteSize() / Float.BYTES);
+      Families.fillInput(buffer, IN, first, chunk);
     }
 
     @Override
     public List<Step> steps() {
       Dim3 grid = Dim3.blocksFor(n, BLOCK);
-      return List.of(variant == Variant.OOB_WRITE
+      return List.of(variant.equals(Variant.OOB_WRITE)
           ? new Step.Kernel(variant.entryPoint(), grid, Dim3.of(BLOCK), 0,
               List.of(Arg.buf(OUT), Arg.i64(n), Arg.i64(OOB_OFFSET)))
           : new Step.Kernel(variant.entryPoint(), grid, Dim3.of(BLOCK), 0,
@@ -128,14 +100,14 @@ public final class Faults implements Family {
 
     @Override
     public Traffic traffic() {
-      return variant == Variant.OOB_WRITE ? new Traffic(0, n * Float.BYTES, 0)
+      return variant.equals(Variant.OOB_WRITE) ? new Traffic(0, n * Float.BYTES, 0)
           : new Traffic(n * Float.BYTES, n * Float.BYTES, 0);
     }
 
     @Override
     public List<Coalescing> coalescing() {
       Coalescing store = Families.warp("store out", true, lane -> lane * Float.BYTES, Float.BYTES);
-      return variant == Variant.OOB_WRITE ? List.of(store)
+      return variant.equals(Variant.OOB_WRITE) ? List.of(store)
           : List.of(Families.warp("load in", false, lane -> lane * Float.BYTES, Float.BYTES), store);
     }
 
@@ -143,12 +115,12 @@ public final class Faults implements Family {
     @Override
     public Check check(List<MemorySegment> host) {
       Check.Collector collector = new Check.Collector();
-      if (variant == Variant.OOB_WRITE) {
+      if (variant.equals(Variant.OOB_WRITE)) {
         collector.mismatch("the out-of-bounds write completed without a fault: nothing refused it");
         return collector.result();
       }
       MemorySegment out = host.get(OUT);
-      RandomFloats in = new RandomFloats(Families.SEED + IN);
+      RandomFloats in = Families.input(IN);
       for (long i = 0; i < n; i++) {
         float expected = in.get(i);
         float actual = out.getAtIndex(JAVA_FLOAT, i);
@@ -168,7 +140,7 @@ public final class Faults implements Family {
     public void runOnCpu(List<MemorySegment> buffers, Parallel parallel) {
       MemorySegment in = buffers.get(IN);
       MemorySegment out = buffers.get(OUT);
-      boolean oob = variant == Variant.OOB_WRITE;
+      boolean oob = variant.equals(Variant.OOB_WRITE);
       parallel.forRange(n, (from, to) -> {
         for (long i = from; i < to; i++) {
           if (oob) {

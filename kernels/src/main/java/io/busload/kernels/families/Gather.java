@@ -10,14 +10,13 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import io.busload.kernels.WarpSimulator;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -28,7 +27,7 @@ import java.util.List;
  * indirection with perfect coalescing) or random ones (about a sector per lane on the indexed side).
  * Size: the element count n, 32..2^31-1 (2^26 on a GPU: three 256 MiB buffers).
  */
-public final class Gather implements Family {
+public final class Gather extends VariantFamily<Gather.Variant, Gather.Case> {
   public static final String NAME = "gather";
   public static final int BLOCK = 256;
   /** Elements per thread, blockDim.x apart (BUSLOAD_GATHER_PER_THREAD in the CUDA source). */
@@ -36,43 +35,23 @@ public final class Gather implements Family {
   /** Warps of the real index array the coalescing model averages over (fewer when n is smaller). */
   public static final int MODEL_WARPS = 1024;
 
-  public enum Variant implements Families.Named {
-    GATHER_SORTED("gather-sorted", "busload_gather_gather_f32", true, false),
-    GATHER_RANDOM("gather-random", "busload_gather_gather_f32", true, true),
-    SCATTER_SORTED("scatter-sorted", "busload_gather_scatter_f32", false, false),
-    SCATTER_RANDOM("scatter-random", "busload_gather_scatter_f32", false, true);
-
-    private final String kernel;
-    private final String entryPoint;
-    private final boolean gather;
-    private final boolean random;
-
-    Variant(String kernel, String entryPoint, boolean gather, boolean random) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
-      this.gather = gather;
-      this.random = random;
-    }
-
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /**
+   * A row of the family's table: gather ({@code out[i] = in[idx[i]]}) or scatter ({@code out[idx[i]] = in[i]}),
+   * through random or sorted indices.
+   */
+  public record Variant(String kernel, String entryPoint, boolean gather, boolean random)
+      implements VariantFamily.Kernel {
+    public static final Variant GATHER_SORTED = new Variant("gather-sorted", "busload_gather_gather_f32", true, false);
+    public static final Variant GATHER_RANDOM = new Variant("gather-random", "busload_gather_gather_f32", true, true);
+    public static final Variant SCATTER_SORTED =
+        new Variant("scatter-sorted", "busload_gather_scatter_f32", false, false);
+    public static final Variant SCATTER_RANDOM =
+        new Variant("scatter-random", "busload_gather_scatter_f32", false, true);
+    public static final List<Variant> ALL = List.of(GATHER_SORTED, GATHER_RANDOM, SCATTER_SORTED, SCATTER_RANDOM);
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return Families.kernels(Variant.class, NAME);
+  public Gather() {
+    super(NAME, Variant.ALL);
   }
 
   /** 2^26 on a GPU (768 MiB in all), 2^24 on a CPU; halved while the three buffers exceed the budget. */
@@ -82,9 +61,8 @@ public final class Gather implements Family {
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
-    return new Case(Families.variant(Variant.class, kernelCase),
-        Families.require("size", size, WarpSimulator.WARP, Integer.MAX_VALUE, 1));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant, Families.require("size", size, WarpSimulator.WARP, Integer.MAX_VALUE, 1));
   }
 
   /**
@@ -103,19 +81,15 @@ public final class Gather implements Family {
           new Buffer("out", ElementType.FP32, n, Buffer.Role.OUTPUT));
     }
 
-    private RandomFloats input() {
-      return new RandomFloats(Families.SEED + IN);
-    }
-
     /** idx[i]: i when sorted, a seeded random permutation otherwise. */
     public long index(long i) {
-      return variant.random ? new Permutation(n, Families.SEED + IDX).apply(i) : i;
+      return variant.random() ? new Permutation(n, Families.SEED + IDX).apply(i) : i;
     }
 
     @Override
     public void fill(int buffer, long first, MemorySegment chunk) {
       switch (buffer) {
-        case IN -> input().fill(chunk, first, chunk.byteSize() / Float.BYTES);
+        case IN -> Families.input(IN).fill(chunk, first, chunk.byteSize() / Float.BYTES);
         case IDX -> {
           long count = chunk.byteSize() / Integer.BYTES;
           for (long k = 0; k < count; k++) {
@@ -129,7 +103,7 @@ public final class Gather implements Family {
     /** idx must stay a permutation of 0..n-1 (scatter writes every out element once, gather reads in in range). */
     @Override
     public String fillHint(int buffer) {
-      return buffer == IDX ? (variant.random ? "permutation" : "iota") : "random";
+      return buffer == IDX ? (variant.random() ? "permutation" : "iota") : "random";
     }
 
     @Override
@@ -152,12 +126,12 @@ public final class Gather implements Family {
     @Override
     public List<Coalescing> coalescing() {
       Coalescing idx = Families.warp("load idx", false, lane -> lane * Integer.BYTES, Integer.BYTES);
-      Coalescing direct = Families.warp(variant.gather ? "store out" : "load in", variant.gather,
+      Coalescing direct = Families.warp(variant.gather() ? "store out" : "load in", variant.gather(),
           lane -> lane * Float.BYTES, Float.BYTES);
       double[] mean = indexedSideMeans();
-      Coalescing indexed = new Coalescing(variant.gather ? "load in[idx]" : "store out[idx]", !variant.gather,
+      Coalescing indexed = new Coalescing(variant.gather() ? "load in[idx]" : "store out[idx]", !variant.gather(),
           (int) Math.round(mean[0]), (int) Math.round(mean[1]), (long) WarpSimulator.WARP * Float.BYTES);
-      return variant.gather ? List.of(idx, indexed, direct) : List.of(idx, direct, indexed);
+      return variant.gather() ? List.of(idx, indexed, direct) : List.of(idx, direct, indexed);
     }
 
     /** Mean sectors (slot 0) and lines (slot 1) per request of the indexed side over the first warps. */
@@ -178,7 +152,7 @@ public final class Gather implements Family {
     @Override
     public Check check(List<MemorySegment> host) {
       MemorySegment out = host.get(OUT);
-      RandomFloats in = input();
+      RandomFloats in = Families.input(IN);
       Permutation permutation = new Permutation(n, Families.SEED + IDX);
       // Parallel parts, merged in order: 2^26 Feistel rounds and generator calls took seconds serially.
       int parts = (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), n / 65536));
@@ -187,9 +161,9 @@ public final class Gather implements Family {
         long from = n * p / parts;
         long to = n * (p + 1) / parts;
         for (long i = from; i < to; i++) {
-          long j = variant.random ? permutation.apply(i) : i;
-          long outIndex = variant.gather ? i : j;
-          float expected = in.get(variant.gather ? j : i);
+          long j = variant.random() ? permutation.apply(i) : i;
+          long outIndex = variant.gather() ? i : j;
+          float expected = in.get(variant.gather() ? j : i);
           float actual = out.getAtIndex(JAVA_FLOAT, outIndex);
           if (!Families.same(expected, actual)) {
             collector.mismatch("out[" + outIndex + "]: expected " + expected + ", got " + Families.describe(actual));
@@ -207,7 +181,7 @@ public final class Gather implements Family {
       MemorySegment in = buffers.get(IN);
       MemorySegment idx = buffers.get(IDX);
       MemorySegment out = buffers.get(OUT);
-      boolean gather = variant.gather;
+      boolean gather = variant.gather();
       parallel.forRange(n, (from, to) -> {
         for (long i = from; i < to; i++) {
           long j = Integer.toUnsignedLong(idx.getAtIndex(JAVA_INT, i));

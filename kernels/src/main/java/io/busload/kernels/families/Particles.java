@@ -9,14 +9,13 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +28,7 @@ import java.util.List;
  * 32 particles per chunk (4 sectors, a particle's fields within 1 KiB).
  * Size: the particle count, a multiple of 32 (2^24 on a GPU: a 512 MiB buffer).
  */
-public final class Particles implements Family {
+public final class Particles extends VariantFamily<Particles.Variant, Particles.Case> {
   public static final String NAME = "particles";
   public static final List<String> FIELDS = List.of("x", "y", "z", "vx", "vy", "vz", "mass", "charge");
   /** Particles per AoSoA chunk: one warp. */
@@ -39,28 +38,24 @@ public final class Particles implements Family {
   public static final float DT = 0x1p-6f;
   static final int F = 8;
 
-  public enum Layout implements Families.Named {
-    AOS("particles-aos", "busload_particles_aos"),
-    SOA("particles-soa", "busload_particles_soa"),
-    AOSOA("particles-aosoa", "busload_particles_aosoa");
+  /** A row of the family's table: the kernel of one layout. */
+  public record Variant(String kernel, String entryPoint, Layout layout) implements VariantFamily.Kernel {
+    public static final List<Variant> ALL = List.of(
+        new Variant("particles-aos", "busload_particles_aos", Layout.AOS),
+        new Variant("particles-soa", "busload_particles_soa", Layout.SOA),
+        new Variant("particles-aosoa", "busload_particles_aosoa", Layout.AOSOA));
 
-    private final String kernel;
-    private final String entryPoint;
-
-    Layout(String kernel, String entryPoint) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
+    /** The row of {@code layout}. */
+    public static Variant of(Layout layout) {
+      return ALL.stream().filter(v -> v.layout == layout).findFirst().orElseThrow();
     }
+  }
 
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /** Where a particle's fields lie in the buffer: each layout has its own offset arithmetic. */
+  public enum Layout {
+    AOS,
+    SOA,
+    AOSOA;
 
     /** Element index of field {@code f} of particle {@code i} among {@code n} particles. */
     public long offset(long i, int f, long n) {
@@ -81,14 +76,8 @@ public final class Particles implements Family {
     }
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return Families.kernels(Layout.class, NAME);
+  public Particles() {
+    super(NAME, Variant.ALL);
   }
 
   /** 2^24 particles on a GPU (512 MiB, 604 MB touched), 2^22 on a CPU; halved while over the budget. */
@@ -99,8 +88,8 @@ public final class Particles implements Family {
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
-    return new Case(Families.variant(Layout.class, kernelCase), Families.require("size", size, CHUNK, 1L << 36, CHUNK));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant.layout(), Families.require("size", size, CHUNK, 1L << 36, CHUNK));
   }
 
   /** The initial value of field {@code f} of particle {@code i}: uniform in [1, 2), whatever the layout. */
@@ -118,9 +107,7 @@ public final class Particles implements Family {
 
     @Override
     public void fill(int buffer, long first, MemorySegment chunk) {
-      if (buffer != 0) {
-        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
-      }
+      Families.requireInput(buffer, 0);
       long count = chunk.byteSize() / Float.BYTES;
       for (long k = 0; k < count; k++) {
         long[] pf = layout.particleAndField(first + k, n);
@@ -130,7 +117,7 @@ public final class Particles implements Family {
 
     @Override
     public List<Step> steps() {
-      return List.of(new Step.Kernel(layout.entryPoint(), Dim3.blocksFor(n, BLOCK), Dim3.of(BLOCK), 0,
+      return List.of(new Step.Kernel(Variant.of(layout).entryPoint(), Dim3.blocksFor(n, BLOCK), Dim3.of(BLOCK), 0,
           List.of(Arg.buf(0), Arg.i64(n), new Arg.F32(DT))));
     }
 

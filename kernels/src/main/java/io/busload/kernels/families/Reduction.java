@@ -9,14 +9,13 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +27,7 @@ import java.util.List;
  * (grid-stride loop, warp shuffles). Every global load is coalesced; what differs is the work after it.
  * Size: the element count n (2^27 on a GPU: 512 MiB).
  */
-public final class Reduction implements Family {
+public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.Case> {
   public static final String NAME = "reduction";
   public static final int BLOCK = 256;
   public static final String FINAL_ENTRY_POINT = "busload_reduction_final";
@@ -39,39 +38,17 @@ public final class Reduction implements Family {
   /** Relative tolerance per doubling of n: fp32 sums lose about one rounding per level of the tree. */
   public static final double TOLERANCE_PER_LEVEL = 1e-5;
 
-  public enum Variant implements Families.Named {
-    INTERLEAVED("reduction-interleaved", "busload_reduction_interleaved"),
-    STRIDED("reduction-strided", "busload_reduction_strided"),
-    SEQUENTIAL("reduction-sequential", "busload_reduction_sequential"),
-    SHUFFLE("reduction-shuffle", "busload_reduction_shuffle");
-
-    private final String kernel;
-    private final String entryPoint;
-
-    Variant(String kernel, String entryPoint) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
-    }
-
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /** A row of the family's table: the first kernel's name and entry point (the final kernel is shared). */
+  public record Variant(String kernel, String entryPoint) implements VariantFamily.Kernel {
+    public static final Variant INTERLEAVED = new Variant("reduction-interleaved", "busload_reduction_interleaved");
+    public static final Variant STRIDED = new Variant("reduction-strided", "busload_reduction_strided");
+    public static final Variant SEQUENTIAL = new Variant("reduction-sequential", "busload_reduction_sequential");
+    public static final Variant SHUFFLE = new Variant("reduction-shuffle", "busload_reduction_shuffle");
+    public static final List<Variant> ALL = List.of(INTERLEAVED, STRIDED, SEQUENTIAL, SHUFFLE);
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return Families.kernels(Variant.class, NAME);
+  public Reduction() {
+    super(NAME, Variant.ALL);
   }
 
   /** 2^27 on a GPU (512 MiB), 2^25 on a CPU; halved while the input exceeds the budget. */
@@ -81,8 +58,8 @@ public final class Reduction implements Family {
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
-    return new Case(Families.variant(Variant.class, kernelCase), Families.require("size", size, 1, 1L << 38, 1));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant, Families.require("size", size, 1, 1L << 38, 1));
   }
 
   /** The relative tolerance at {@code n}: {@link #TOLERANCE_PER_LEVEL} times log2(n), at least one level. */
@@ -101,9 +78,9 @@ public final class Reduction implements Family {
 
     /** Blocks of the first kernel, hence partial sums. */
     public int blocks() {
-      long perBlock = variant == Variant.SHUFFLE ? (long) BLOCK * SHUFFLE_PER_THREAD : BLOCK;
+      long perBlock = variant.equals(Variant.SHUFFLE) ? (long) BLOCK * SHUFFLE_PER_THREAD : BLOCK;
       long blocks = (n + perBlock - 1) / perBlock;
-      return (int) (variant == Variant.SHUFFLE ? Math.min(blocks, SHUFFLE_MAX_BLOCKS) : blocks);
+      return (int) (variant.equals(Variant.SHUFFLE) ? Math.min(blocks, SHUFFLE_MAX_BLOCKS) : blocks);
     }
 
     @Override
@@ -113,16 +90,9 @@ public final class Reduction implements Family {
           new Buffer("out", ElementType.FP32, 1, Buffer.Role.OUTPUT));
     }
 
-    private RandomFloats input() {
-      return new RandomFloats(Families.SEED + IN);
-    }
-
     @Override
     public void fill(int buffer, long first, MemorySegment chunk) {
-      if (buffer != IN) {
-        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
-      }
-      input().fill(chunk, first, chunk.byteSize() / Float.BYTES);
+      Families.fillInput(buffer, IN, first, chunk);
     }
 
     @Override
@@ -163,7 +133,7 @@ public final class Reduction implements Family {
     /** The exact sum in double (inputs regenerated), relative tolerance {@link #tolerance}; NaN never passes. */
     @Override
     public Check check(List<MemorySegment> host) {
-      RandomFloats in = input();
+      RandomFloats in = Families.input(IN);
       double exact = 0.0;
       for (long i = 0; i < n; i++) {
         exact += in.get(i);
@@ -190,7 +160,7 @@ public final class Reduction implements Family {
       parallel.forRange(blocks, (from, to) -> {
         float[] shared = new float[BLOCK];
         for (long b = from; b < to; b++) {
-          partials.setAtIndex(JAVA_FLOAT, b, variant == Variant.SHUFFLE
+          partials.setAtIndex(JAVA_FLOAT, b, variant.equals(Variant.SHUFFLE)
               ? shuffleBlock(in, b, blocks, shared) : treeBlock(in, b, shared));
         }
       });
@@ -211,7 +181,7 @@ public final class Reduction implements Family {
         long i = block * BLOCK + t;
         s[t] = i < n ? in.getAtIndex(JAVA_FLOAT, i) : 0.0f;
       }
-      if (variant == Variant.SEQUENTIAL) {
+      if (variant.equals(Variant.SEQUENTIAL)) {
         for (int stride = BLOCK / 2; stride > 0; stride /= 2) {
           for (int t = 0; t < stride; t++) {
             s[t] += s[t + stride];

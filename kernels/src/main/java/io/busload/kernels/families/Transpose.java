@@ -9,14 +9,13 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
@@ -27,39 +26,20 @@ import java.util.List;
  * 32 x 32 shared tile (32-way bank conflicts on its column reads) and tiled + padded (33 floats per tile row).
  * Size: the side {@code n} of the matrix, a multiple of 32 (8192 on a GPU: 256 MiB per matrix).
  */
-public final class Transpose implements Family {
+public final class Transpose extends VariantFamily<Transpose.Variant, Transpose.Case> {
   public static final String NAME = "transpose";
   public static final int TILE = 32;
   public static final int ROWS = 8;
   /** Largest side: the grid's y dimension (n / 32) stays far below 65535 and n * n fits the int args' math. */
   public static final long MAX_N = 65_536;
 
-  public enum Variant implements Families.Named {
-    COPY("transpose-copy", "busload_transpose_copy", 0),
-    NAIVE("transpose-naive", "busload_transpose_naive", 0),
-    TILED("transpose-tiled", "busload_transpose_tiled", TILE),
-    PADDED("transpose-padded", "busload_transpose_padded", TILE + 1);
-
-    private final String kernel;
-    private final String entryPoint;
-    /** Floats per row of the shared tile; 0 without one. */
-    private final int tilePitch;
-
-    Variant(String kernel, String entryPoint, int tilePitch) {
-      this.kernel = kernel;
-      this.entryPoint = entryPoint;
-      this.tilePitch = tilePitch;
-    }
-
-    @Override
-    public String kernel() {
-      return kernel;
-    }
-
-    @Override
-    public String entryPoint() {
-      return entryPoint;
-    }
+  /** A row of the family's table, with the floats per row of its shared tile (0 without one). */
+  public record Variant(String kernel, String entryPoint, int tilePitch) implements VariantFamily.Kernel {
+    public static final Variant COPY = new Variant("transpose-copy", "busload_transpose_copy", 0);
+    public static final Variant NAIVE = new Variant("transpose-naive", "busload_transpose_naive", 0);
+    public static final Variant TILED = new Variant("transpose-tiled", "busload_transpose_tiled", TILE);
+    public static final Variant PADDED = new Variant("transpose-padded", "busload_transpose_padded", TILE + 1);
+    public static final List<Variant> ALL = List.of(COPY, NAIVE, TILED, PADDED);
 
     /** Static shared memory of the kernel in bytes (the launch passes no dynamic shared memory). */
     public int staticSharedBytes() {
@@ -82,14 +62,8 @@ public final class Transpose implements Family {
     }
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return Families.kernels(Variant.class, NAME);
+  public Transpose() {
+    super(NAME, Variant.ALL);
   }
 
   /** 8192 on a GPU (two 256 MiB matrices), 4096 on a CPU; halved while two matrices exceed the budget. */
@@ -99,8 +73,8 @@ public final class Transpose implements Family {
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
-    return new Case(Families.variant(Variant.class, kernelCase), Families.require("size", size, TILE, MAX_N, TILE));
+  protected Case program(Variant variant, long size) {
+    return new Case(variant, Families.require("size", size, TILE, MAX_N, TILE));
   }
 
   /** One variant at side {@code n}. Buffers: 0 {@code in}, 1 {@code out}, both n x n row-major. */
@@ -110,20 +84,12 @@ public final class Transpose implements Family {
 
     @Override
     public List<Buffer> buffers() {
-      return List.of(new Buffer("in", ElementType.FP32, n * n, Buffer.Role.INPUT),
-          new Buffer("out", ElementType.FP32, n * n, Buffer.Role.OUTPUT));
-    }
-
-    private RandomFloats input() {
-      return new RandomFloats(Families.SEED + IN);
+      return Families.inAndOut(ElementType.FP32, n * n, n * n);
     }
 
     @Override
     public void fill(int buffer, long first, MemorySegment chunk) {
-      if (buffer != IN) {
-        throw new IllegalArgumentException("buffer: " + buffer + " is not an input");
-      }
-      input().fill(chunk, first, chunk.byteSize() / Float.BYTES);
+      Families.fillInput(buffer, IN, first, chunk);
     }
 
     @Override
@@ -148,7 +114,7 @@ public final class Transpose implements Family {
     @Override
     public List<Coalescing> coalescing() {
       Coalescing load = Families.warp("load in", false, lane -> lane * Float.BYTES, Float.BYTES);
-      Coalescing store = variant == Variant.NAIVE
+      Coalescing store = variant.equals(Variant.NAIVE)
           ? Families.warp("store out", true, lane -> lane * n * Float.BYTES, Float.BYTES)
           : Families.warp("store out", true, lane -> lane * Float.BYTES, Float.BYTES);
       return List.of(load, store);
@@ -158,11 +124,12 @@ public final class Transpose implements Family {
     @Override
     public Check check(List<MemorySegment> host) {
       MemorySegment out = host.get(OUT);
-      RandomFloats in = input();
+      RandomFloats in = Families.input(IN);
       Check.Collector collector = new Check.Collector();
+      boolean copy = variant.equals(Variant.COPY);
       for (long r = 0; r < n; r++) {
         for (long c = 0; c < n; c++) {
-          float expected = in.get(variant == Variant.COPY ? r * n + c : c * n + r);
+          float expected = in.get(copy ? r * n + c : c * n + r);
           float actual = out.getAtIndex(JAVA_FLOAT, r * n + c);
           if (!Families.same(expected, actual)) {
             collector.mismatch("out[" + r + "][" + c + "]: expected " + expected + ", got " + Families.describe(actual));
@@ -181,18 +148,20 @@ public final class Transpose implements Family {
     public void runOnCpu(List<MemorySegment> buffers, Parallel parallel) {
       MemorySegment in = buffers.get(IN);
       MemorySegment out = buffers.get(OUT);
-      switch (variant) {
-        case COPY -> parallel.forRange(n, (from, to) -> MemorySegment.copy(
+      if (variant.equals(Variant.COPY)) {
+        parallel.forRange(n, (from, to) -> MemorySegment.copy(
             in, from * n * Float.BYTES, out, from * n * Float.BYTES, (to - from) * n * Float.BYTES));
-        case NAIVE -> parallel.forRange(n, (from, to) -> {
+      } else if (variant.equals(Variant.NAIVE)) {
+        parallel.forRange(n, (from, to) -> {
           for (long r = from; r < to; r++) {
             for (long c = 0; c < n; c++) {
               out.setAtIndex(JAVA_FLOAT, c * n + r, in.getAtIndex(JAVA_FLOAT, r * n + c));
             }
           }
         });
-        case TILED, PADDED -> parallel.forRange(n / TILE, (from, to) -> {
-          int pitch = variant.tilePitch;
+      } else {
+        parallel.forRange(n / TILE, (from, to) -> {
+          int pitch = variant.tilePitch();
           float[] tile = new float[TILE * pitch];
           for (long tileRow = from; tileRow < to; tileRow++) {
             for (long tileCol = 0; tileCol < n / TILE; tileCol++) {

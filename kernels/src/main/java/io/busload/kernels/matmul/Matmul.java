@@ -9,17 +9,15 @@ import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
 import io.busload.kernels.ElementType;
-import io.busload.kernels.Family;
 import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
+import io.busload.kernels.VariantFamily;
 import io.busload.kernels.WarpSimulator;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +32,7 @@ import java.util.function.LongUnaryOperator;
  * <p>Buffers: 0 {@code A} and 1 {@code B} (inputs, uniform in [1, 2)), 2 {@code C} (output). Every kernel takes
  * {@code (a, b, c, int n)}.
  */
-public final class Matmul implements Family {
+public final class Matmul extends VariantFamily<Matmul.Variant, Matmul.Case> {
   public static final String NAME = "matmul";
   /** Side of the 2-D tile of the naive and coalesced launches ({@code BUSLOAD_MATMUL_TILE}). */
   public static final int TILE = 32;
@@ -49,8 +47,11 @@ public final class Matmul implements Family {
   static final int B = 1;
   static final int C = 2;
 
-  /** The kernels, in the order a suite runs them: the reference last, after the kernels it judges. */
-  public enum Variant {
+  /**
+   * The kernels, in the order a suite runs them: the reference last, after the kernels it judges. An enum, since
+   * each variant launches its own geometry.
+   */
+  public enum Variant implements VariantFamily.Kernel {
     /**
      * Thread x on rows, block (32, 32): the uncoalesced starting point. Seeds: about 1.3% of cuBLAS; an H200 at
      * n = 4096 (first run, a throwaway harness on this commit's code): 276 ms, 1.0% of cuBLAS's 2.68 ms.
@@ -73,12 +74,13 @@ public final class Matmul implements Family {
       this.entryPoint = entryPoint;
     }
 
-    /** Catalog and result name. */
+    @Override
     public String kernel() {
       return kernel;
     }
 
-    /** The {@code extern "C"} function in the fatbin; null for cuBLAS. */
+    /** Null for cuBLAS. */
+    @Override
     public String entryPoint() {
       return entryPoint;
     }
@@ -87,22 +89,10 @@ public final class Matmul implements Family {
     public boolean lanesOnRows() {
       return this == NAIVE || this == ROW_PER_THREAD;
     }
-
-    static Variant of(KernelCase kernelCase) {
-      String name = kernelCase.spec().name();
-      return Arrays.stream(values()).filter(v -> v.kernel.equals(name)).findFirst().orElseThrow(() ->
-          new IllegalArgumentException("kernel: '" + name + "' is not a kernel of " + NAME));
-    }
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public List<KernelSpec> kernels() {
-    return Arrays.stream(Variant.values()).map(v -> new KernelSpec(v.kernel(), NAME, List.of())).toList();
+  public Matmul() {
+    super(NAME, List.of(Variant.values()));
   }
 
   /**
@@ -119,12 +109,12 @@ public final class Matmul implements Family {
   }
 
   @Override
-  public Program program(KernelCase kernelCase, long size) {
+  protected Case program(Variant variant, long size) {
     if (size < TILE || size > MAX_N || size % TILE != 0) {
       throw new IllegalArgumentException("size: must be a multiple of " + TILE + " in " + TILE + ".." + MAX_N
           + ", got " + size);
     }
-    return new Case(Variant.of(kernelCase), (int) size);
+    return new Case(variant, (int) size);
   }
 
   /** Bytes of A, B and C at side {@code n}. */

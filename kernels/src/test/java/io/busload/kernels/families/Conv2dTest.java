@@ -7,6 +7,7 @@ import io.busload.kernels.Arg;
 import io.busload.kernels.Check;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.Dim3;
+import io.busload.kernels.Harness;
 import io.busload.kernels.Program;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
@@ -18,19 +19,9 @@ import org.junit.jupiter.api.Test;
 class Conv2dTest {
   private final Conv2d family = new Conv2d();
 
-  private Conv2d.Case program(Conv2d.Variant variant, long n) {
-    return (Conv2d.Case) Harness.program(family, variant.kernel(), n);
-  }
-
   @Test
   void check_runOnCpuOutputOfBothVariants_passes() {
-    for (Conv2d.Variant v : Conv2d.Variant.values()) {
-      for (long n : List.of(3L, 45L)) {
-        Check check = Harness.runAndCheck(program(v, n));
-        assertThat(check.passed()).as("%s n=%d: %s", v, n, check.mismatches()).isTrue();
-        assertThat(check.checked()).isEqualTo(2 * n * n);
-      }
-    }
+    Harness.assertEveryVariantPasses(family, List.of(3L, 45L), n -> 2 * n * n);
   }
 
   @Test
@@ -129,5 +120,9 @@ class Conv2dTest {
     assertThat(k.block()).isEqualTo(Dim3.of(32, 8));
     assertThat(k.args()).containsExactly(Arg.buf(0), Arg.buf(1), Arg.i32(8192));
     assertThat(((Step.Kernel) program(Conv2d.Variant.COALESCED, 45).steps().getFirst()).grid()).isEqualTo(Dim3.of(2, 6));
+  }
+
+  private Conv2d.Case program(Conv2d.Variant variant, long n) {
+    return Harness.program(family, variant, n);
   }
 }

@@ -8,6 +8,7 @@ import io.busload.kernels.Arg;
 import io.busload.kernels.Check;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.Dim3;
+import io.busload.kernels.Harness;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
 import io.busload.kernels.Step;
@@ -21,19 +22,9 @@ import org.junit.jupiter.api.Test;
 class GatherTest {
   private final Gather family = new Gather();
 
-  private Gather.Case program(Gather.Variant variant, long n) {
-    return (Gather.Case) Harness.program(family, variant.kernel(), n);
-  }
-
   @Test
   void check_runOnCpuOutputOfEveryVariant_passes() {
-    for (Gather.Variant v : Gather.Variant.values()) {
-      for (long n : List.of(32L, 1000L, 4096L)) {
-        Check check = Harness.runAndCheck(program(v, n));
-        assertThat(check.passed()).as("%s n=%d: %s", v, n, check.mismatches()).isTrue();
-        assertThat(check.checked()).isEqualTo(n);
-      }
-    }
+    Harness.assertEveryVariantPasses(family, List.of(32L, 1000L, 4096L), n -> n);
   }
 
   @Test
@@ -128,5 +119,9 @@ class GatherTest {
     assertThat(k.grid()).isEqualTo(Dim3.of(1 << 16));
     assertThat(k.block()).isEqualTo(Dim3.of(256));
     assertThat(k.args()).containsExactly(Arg.buf(0), Arg.buf(1), Arg.buf(2), Arg.i64(1 << 26));
+  }
+
+  private Gather.Case program(Gather.Variant variant, long n) {
+    return Harness.program(family, variant, n);
   }
 }

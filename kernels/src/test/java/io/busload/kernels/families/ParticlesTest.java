@@ -7,6 +7,7 @@ import io.busload.kernels.Arg;
 import io.busload.kernels.Check;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.Dim3;
+import io.busload.kernels.Harness;
 import io.busload.kernels.Program;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
@@ -18,17 +19,9 @@ import org.junit.jupiter.api.Test;
 class ParticlesTest {
   private final Particles family = new Particles();
 
-  private Particles.Case program(Particles.Layout layout, long n) {
-    return (Particles.Case) Harness.program(family, layout.kernel(), n);
-  }
-
   @Test
   void check_runOnCpuOutputOfEveryLayout_passes() {
-    for (Particles.Layout layout : Particles.Layout.values()) {
-      Check check = Harness.runAndCheck(program(layout, 96));
-      assertThat(check.passed()).as("%s: %s", layout, check.mismatches()).isTrue();
-      assertThat(check.checked()).isEqualTo(96 * 8);
-    }
+    Harness.assertEveryVariantPasses(family, List.of(96L), n -> n * 8);
   }
 
   @Test
@@ -96,5 +89,9 @@ class ParticlesTest {
     assertThat(k.grid()).isEqualTo(Dim3.of(1 << 16));
     assertThat(k.block()).isEqualTo(Dim3.of(256));
     assertThat(k.args()).containsExactly(Arg.buf(0), Arg.i64(1 << 24), new Arg.F32(Particles.DT));
+  }
+
+  private Particles.Case program(Particles.Layout layout, long n) {
+    return Harness.program(family, Particles.Variant.of(layout), n);
   }
 }

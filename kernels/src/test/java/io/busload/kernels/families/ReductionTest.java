@@ -7,6 +7,7 @@ import io.busload.kernels.Arg;
 import io.busload.kernels.Check;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.Dim3;
+import io.busload.kernels.Harness;
 import io.busload.kernels.Program;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
@@ -18,19 +19,9 @@ import org.junit.jupiter.api.Test;
 class ReductionTest {
   private final Reduction family = new Reduction();
 
-  private Reduction.Case program(Reduction.Variant variant, long n) {
-    return (Reduction.Case) Harness.program(family, variant.kernel(), n);
-  }
-
   @Test
   void check_runOnCpuOutputOfEveryVariant_passes() {
-    for (Reduction.Variant v : Reduction.Variant.values()) {
-      for (long n : List.of(1L, 255L, 100_000L, 3_000_001L)) {
-        Check check = Harness.runAndCheck(program(v, n));
-        assertThat(check.passed()).as("%s n=%d: %s", v, n, check.mismatches()).isTrue();
-        assertThat(check.checked()).isEqualTo(1);
-      }
-    }
+    Harness.assertEveryVariantPasses(family, List.of(1L, 255L, 100_000L, 3_000_001L), n -> 1);
   }
 
   @Test
@@ -81,7 +72,7 @@ class ReductionTest {
 
   @Test
   void coalescing_everyVariant_loadsFourSectorsSingleThreadStoresOne() {
-    for (Reduction.Variant v : Reduction.Variant.values()) {
+    for (Reduction.Variant v : Reduction.Variant.ALL) {
       List<Coalescing> model = program(v, 1 << 27).coalescing();
       assertThat(model).extracting(Coalescing::sectorsPerRequest).containsExactly(4, 1, 4, 1);
       assertThat(model.get(1).requestedBytesPerRequest()).isEqualTo(4);
@@ -120,5 +111,9 @@ class ReductionTest {
     float[] block = new float[Reduction.BLOCK];
     java.util.Arrays.fill(block, 1.0f);
     assertThat(Reduction.blockSum(block)).isEqualTo(256.0f);
+  }
+
+  private Reduction.Case program(Reduction.Variant variant, long n) {
+    return Harness.program(family, variant, n);
   }
 }

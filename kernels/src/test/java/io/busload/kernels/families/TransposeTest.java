@@ -9,6 +9,7 @@ import io.busload.kernels.Check;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
+import io.busload.kernels.Harness;
 import io.busload.kernels.Poison;
 import io.busload.kernels.Program;
 import io.busload.kernels.RandomFloats;
@@ -28,13 +29,7 @@ class TransposeTest {
 
   @Test
   void check_runOnCpuOutputOfEveryVariant_passes() {
-    for (Transpose.Variant v : Transpose.Variant.values()) {
-      for (long n : List.of(32L, 96L)) {
-        Check check = Harness.runAndCheck(program(v.kernel(), n));
-        assertThat(check.passed()).as("%s n=%d: %s", v, n, check.mismatches()).isTrue();
-        assertThat(check.checked()).isEqualTo(n * n);
-      }
-    }
+    Harness.assertEveryVariantPasses(family, List.of(32L, 96L), n -> n * n);
   }
 
   @Test

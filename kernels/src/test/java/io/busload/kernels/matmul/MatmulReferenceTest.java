@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.kernels.Check;
+import io.busload.kernels.Harness;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.RandomFloats;
 import java.lang.foreign.Arena;
@@ -19,7 +20,7 @@ class MatmulReferenceTest {
   void check_unwrittenElement_reportedAsPoison() {
     try (Arena arena = Arena.ofConfined()) {
       Matmul.Case program = MatmulTest.program(Matmul.Variant.NAIVE, 64);
-      List<MemorySegment> buffers = MatmulTest.allocate(arena, program);
+      List<MemorySegment> buffers = Harness.prepare(program, arena);
       program.runOnCpu(buffers, Parallel.serial());
       buffers.get(2).setAtIndex(JAVA_FLOAT, 5 * 64 + 7, Float.intBitsToFloat(-1));
 
@@ -35,7 +36,7 @@ class MatmulReferenceTest {
     int n = 256;
     try (Arena arena = Arena.ofConfined()) {
       Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
-      List<MemorySegment> buffers = MatmulTest.allocate(arena, program);
+      List<MemorySegment> buffers = Harness.prepare(program, arena);
       program.runOnCpu(buffers, Parallel.serial());
       MemorySegment a = buffers.get(0);
       MemorySegment b = buffers.get(1);

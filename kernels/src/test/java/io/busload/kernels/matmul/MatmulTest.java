@@ -10,20 +10,16 @@ import io.busload.kernels.Check;
 import io.busload.kernels.Coalescing;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Dim3;
+import io.busload.kernels.Harness;
 import io.busload.kernels.KernelCase;
 import io.busload.kernels.KernelSpec;
 import io.busload.kernels.Parallel;
-import io.busload.kernels.Program;
 import io.busload.kernels.Step;
 import io.busload.kernels.Traffic;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The matmul family's programs: geometry, traffic and coalescing models, inputs, the CPU run and its check. */
@@ -183,14 +179,14 @@ class MatmulTest {
   @Test
   void runOnCpu_everyKernelOnThreeThreads_passesCheckAndMatchesSerial() throws Exception {
     int n = 96;
-    try (Arena arena = Arena.ofShared(); ExecutorService pool = Executors.newFixedThreadPool(3)) {
-      List<MemorySegment> serial = allocate(arena, program(Matmul.Variant.NAIVE, n));
+    try (Arena arena = Arena.ofShared()) {
+      List<MemorySegment> serial = Harness.prepare(program(Matmul.Variant.NAIVE, n), arena);
       program(Matmul.Variant.NAIVE, n).runOnCpu(serial, Parallel.serial());
       for (Matmul.Variant variant : List.of(Matmul.Variant.NAIVE, Matmul.Variant.COALESCED,
           Matmul.Variant.ROW_PER_THREAD, Matmul.Variant.COL_PER_THREAD)) {
         Matmul.Case program = program(variant, n);
-        List<MemorySegment> buffers = allocate(arena, program);
-        program.runOnCpu(buffers, threads(pool, 3));
+        List<MemorySegment> buffers = Harness.prepare(program, arena);
+        program.runOnCpu(buffers, Harness.threads(3));
         Check check = program.check(buffers);
         assertThat(check.passed()).as(variant + ": " + check.mismatches()).isTrue();
         assertThat(check.checked()).isEqualTo(3L * n - 2 + MatmulReference.RANDOM_SAMPLES);
@@ -203,47 +199,5 @@ class MatmulTest {
   void runOnCpu_cublas_refusedBecauseItIsSkippedOnCpus() {
     assertThatThrownBy(() -> program(Matmul.Variant.CUBLAS, 32).runOnCpu(List.of(), Parallel.serial()))
         .isInstanceOf(IllegalStateException.class);
-  }
-
-  /** Buffers as a backend leaves them before the checked launch: inputs filled, the output poisoned. */
-  static List<MemorySegment> allocate(Arena arena, Program program) {
-    List<MemorySegment> buffers = new ArrayList<>();
-    for (int i = 0; i < program.buffers().size(); i++) {
-      Buffer buffer = program.buffers().get(i);
-      MemorySegment segment = arena.allocate(buffer.bytes(), 64);
-      if (buffer.role() == Buffer.Role.INPUT) {
-        program.fill(i, 0, segment);
-      } else {
-        segment.fill((byte) 0xFF);
-      }
-      buffers.add(segment);
-    }
-    return buffers;
-  }
-
-  private static Parallel threads(ExecutorService pool, int threads) {
-    return new Parallel() {
-      @Override
-      public int threads() {
-        return threads;
-      }
-
-      @Override
-      public void forRange(long count, Range range) {
-        List<Future<?>> parts = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          long from = count * t / threads;
-          long to = count * (t + 1) / threads;
-          parts.add(pool.submit(() -> range.run(from, to)));
-        }
-        for (Future<?> part : parts) {
-          try {
-            part.get();
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        }
-      }
-    };
   }
 }

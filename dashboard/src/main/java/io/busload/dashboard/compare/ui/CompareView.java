@@ -67,7 +67,9 @@ public class CompareView extends VerticalLayout {
 
   private void offerDevices() {
     try {
-      picker.offer(coordinator.devices());
+      List<io.busload.dashboard.coordinator.Device> devices = new ArrayList<>(coordinator.devices());
+      devices.addAll(coordinator.pushedDevices()); // results pushed from outside the fleet compare the same way
+      picker.offer(devices);
     } catch (CoordinatorException e) {
       notice.show(e.getMessage());
     }

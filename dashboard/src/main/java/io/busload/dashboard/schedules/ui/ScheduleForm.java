@@ -52,37 +52,40 @@ class ScheduleForm extends VerticalLayout {
   private List<Device> devices = List.of();
   private Schedule editing;
 
-  /** Save the form's schedule: create when {@code id} is null. */
-  static final class SaveEvent extends ComponentEvent<ScheduleForm> {
+  /** What the form asks of the view about one schedule, by its {@code id}; always from the user, never the server. */
+  abstract static class ScheduleEvent extends ComponentEvent<ScheduleForm> {
     final String id;
+
+    ScheduleEvent(ScheduleForm form, String id) {
+      super(form, false);
+      this.id = id;
+    }
+  }
+
+  /** Save the form's schedule: create when {@code id} is null. */
+  static final class SaveEvent extends ScheduleEvent {
     final ScheduleInput input;
 
     SaveEvent(ScheduleForm form, String id, ScheduleInput input) {
-      super(form, false);
-      this.id = id;
+      super(form, id);
       this.input = input;
     }
   }
 
   /** Pause or resume a stored schedule. */
-  static final class PauseEvent extends ComponentEvent<ScheduleForm> {
-    final String id;
+  static final class PauseEvent extends ScheduleEvent {
     final boolean pause;
 
     PauseEvent(ScheduleForm form, String id, boolean pause) {
-      super(form, false);
-      this.id = id;
+      super(form, id);
       this.pause = pause;
     }
   }
 
   /** Delete a stored schedule. */
-  static final class DeleteEvent extends ComponentEvent<ScheduleForm> {
-    final String id;
-
+  static final class DeleteEvent extends ScheduleEvent {
     DeleteEvent(ScheduleForm form, String id) {
-      super(form, false);
-      this.id = id;
+      super(form, id);
     }
   }
 

@@ -1,34 +1,52 @@
-package io.busload.kernels.families;
+package io.busload.kernels;
 
-import io.busload.kernels.Buffer;
-import io.busload.kernels.Check;
-import io.busload.kernels.Family;
-import io.busload.kernels.KernelCase;
-import io.busload.kernels.KernelSpec;
-import io.busload.kernels.Parallel;
-import io.busload.kernels.Poison;
-import io.busload.kernels.Program;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongUnaryOperator;
 
-/** What a backend does with a program, in small: allocate, fill in chunks, poison outputs, run on CPU, check. */
-final class Harness {
+/**
+ * What a backend does with a program, in small: allocate, fill in chunks, poison outputs, run on CPU, check. Shared
+ * by the tests of every family.
+ */
+public final class Harness {
   private Harness() {}
 
-  static KernelCase kernelCase(Family family, String kernel) {
+  public static KernelCase kernelCase(Family family, String kernel) {
     KernelSpec spec = family.kernels().stream().filter(k -> k.name().equals(kernel)).findFirst().orElseThrow();
     return new KernelCase(spec, Map.of());
   }
 
-  static Program program(Family family, String kernel, long size) {
+  public static Program program(Family family, String kernel, long size) {
     return family.program(kernelCase(family, kernel), size);
   }
 
+  /** The program of one row of a family's table, reached as the agent reaches it: by its kernel's name. */
+  public static <V extends VariantFamily.Kernel, C extends Program> C program(VariantFamily<V, C> family, V variant,
+      long size) {
+    return family.program(kernelCase(family, variant.kernel()), size);
+  }
+
+  /**
+   * Every row of {@code family} at every size in {@code sizes}, prepared, run on the CPU and checked: each passes,
+   * having checked {@code checked(size)} values.
+   */
+  public static void assertEveryVariantPasses(VariantFamily<?, ?> family, List<Long> sizes, LongUnaryOperator checked) {
+    for (VariantFamily.Kernel variant : family.variants()) {
+      for (long n : sizes) {
+        Check check = runAndCheck(program(family, variant.kernel(), n));
+        assertThat(check.passed()).as("%s n=%d: %s", variant.kernel(), n, check.mismatches()).isTrue();
+        assertThat(check.checked()).as("%s n=%d", variant.kernel(), n).isEqualTo(checked.applyAsLong(n));
+      }
+    }
+  }
+
   /** Buffers as a backend prepares them: inputs filled in two chunks (second half first), outputs poisoned. */
-  static List<MemorySegment> prepare(Program program, Arena arena) {
+  public static List<MemorySegment> prepare(Program program, Arena arena) {
     List<MemorySegment> buffers = new ArrayList<>();
     List<Buffer> declared = program.buffers();
     for (int b = 0; b < declared.size(); b++) {
@@ -50,7 +68,7 @@ final class Harness {
   }
 
   /** Runs {@code threads} contiguous ranges on their own threads, as the CPU backend does. */
-  static Parallel threads(int threads) {
+  public static Parallel threads(int threads) {
     return new Parallel() {
       @Override
       public int threads() {
@@ -88,13 +106,13 @@ final class Harness {
   }
 
   /** Prepared buffers after one CPU launch on three threads. */
-  static List<MemorySegment> runOnCpu(Program program, Arena arena) {
+  public static List<MemorySegment> runOnCpu(Program program, Arena arena) {
     List<MemorySegment> buffers = prepare(program, arena);
     program.runOnCpu(buffers, threads(3));
     return buffers;
   }
 
-  static Check runAndCheck(Program program) {
+  public static Check runAndCheck(Program program) {
     try (Arena arena = Arena.ofShared()) {
       return program.check(runOnCpu(program, arena));
     }

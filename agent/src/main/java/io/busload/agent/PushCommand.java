@@ -1,0 +1,174 @@
+package io.busload.agent;
+
+import io.busload.agent.device.Devices;
+import io.busload.agent.push.PushClient;
+import io.busload.protocol.cluster.FleetTls;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import javax.net.ssl.SSLContext;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * Sends the files {@code run --format json|csv} wrote to a coordinator, from a host that cannot join the cluster
+ * (issue 11). Each file is stored whole or refused whole; a file pushed again stores nothing new and says so.
+ */
+@Command(name = "push", mixinStandardHelpOptions = true,
+    description = {"Push results files that 'run --format json' or '--format csv' wrote to a coordinator.",
+        "Each file is stored whole or not at all; pushing a file again stores nothing twice."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:every file stored (or already there)", "1:a file was refused (the reason names the line and"
+        + " field) or cannot be read; the others were still pushed", "2:wrong usage, or no API token",
+        "3:the coordinator cannot be reached, or failed", "4:the API token was refused"})
+final class PushCommand implements Callable<Integer> {
+  static final int REFUSED = 1;
+  static final int UNREACHABLE = 3;
+  static final int UNAUTHORIZED = 4;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--coordinator", required = true, paramLabel = "URL",
+      description = "The coordinator's REST API, e.g. http://coordinator:8081")
+  String coordinator;
+
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = "A file holding the API token (default: $BUSLOAD_API_TOKEN_FILE)")
+  Path tokenFile;
+
+  @Option(names = "--host", description = "The host the results come from, as the coordinator records it"
+      + " (default: this host's name)")
+  String host;
+
+  @Option(names = "--tls-dir", paramLabel = "DIR", description = "For an https coordinator with a fleet certificate:"
+      + " a folder from ./busload certs whose trust.p12 holds the coordinator CA (default: $BUSLOAD_TLS_DIR, else"
+      + " the JDK's CAs)")
+  Path tlsDir;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "JSON or CSV files written by 'run'")
+  List<Path> files;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PushClient client = new PushClient(base(), token(), trust());
+    String from = host != null ? host : Devices.hostName();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    int exit = 0;
+    for (Path file : files) {
+      byte[] body;
+      try {
+        body = Files.readAllBytes(file);
+      } catch (NoSuchFileException e) {
+        err.println("busload push: " + file + ": no such file; not pushed");
+        exit = REFUSED;
+        continue;
+      } catch (IOException e) {
+        err.println("busload push: " + file + ": cannot be read (" + e.getMessage() + "); not pushed");
+        exit = REFUSED;
+        continue;
+      }
+      PushClient.Answer answer;
+      try {
+        answer = client.push(body, file.toString(), from);
+      } catch (PushClient.Unreachable e) {
+        // The same for every file that follows: stop rather than repeat it.
+        err.println("busload push: " + e.getMessage() + "; " + file + " and the files after it not pushed");
+        err.flush();
+        return UNREACHABLE;
+      }
+      switch (answer) {
+        case PushClient.Stored s -> out.println(file + ": " + s.stored() + " stored, " + s.alreadyPresent()
+            + " already present (" + s.results() + " results; push " + s.pushId() + ", run"
+            + (s.runIds().size() == 1 ? " " : "s ") + String.join(", ", s.runIds()) + ")");
+        case PushClient.Refused r -> {
+          err.println("busload push: " + file + ": refused (" + r.status() + "), nothing of it stored: "
+              + r.detail());
+          exit = REFUSED;
+        }
+        case PushClient.Unauthorized u -> {
+          err.println("busload push: the coordinator at " + client.base() + " refused the API token (401): "
+              + u.detail() + "; nothing pushed from " + file);
+          err.flush();
+          return UNAUTHORIZED;
+        }
+        case PushClient.Failed f -> {
+          err.println("busload push: the coordinator at " + client.base() + " failed (" + f.status() + "): "
+              + f.detail() + "; " + file + " and the files after it not pushed");
+          err.flush();
+          return UNREACHABLE;
+        }
+      }
+      out.flush();
+      err.flush();
+    }
+    return exit;
+  }
+
+  private URI base() {
+    URI uri;
+    try {
+      uri = URI.create(coordinator.strip());
+    } catch (IllegalArgumentException e) {
+      throw usage("--coordinator: not a URL: '" + coordinator + "'");
+    }
+    if (uri.getHost() == null || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(
+        uri.getScheme()))) {
+      throw usage("--coordinator: an http or https URL with a host, such as http://coordinator:8081; got '"
+          + coordinator + "'");
+    }
+    return uri;
+  }
+
+  /** The token's file is read, never the token echoed: it stays out of messages and the process list. */
+  private String token() {
+    Path file = tokenFile;
+    String env = System.getenv("BUSLOAD_API_TOKEN_FILE");
+    if (file == null && env != null && !env.isBlank()) {
+      file = Path.of(env.strip());
+    }
+    if (file == null) {
+      throw usage("no API token: pushing is a write; give --token-file FILE or set BUSLOAD_API_TOKEN_FILE");
+    }
+    try {
+      String token = Files.readString(file, StandardCharsets.UTF_8).strip();
+      if (token.isEmpty() || token.lines().count() > 1) {
+        throw usage("the API token file " + file + " must hold one token on one line");
+      }
+      return token;
+    } catch (IOException e) {
+      throw usage("the API token file " + file + " cannot be read (" + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  private SSLContext trust() {
+    Path dir = tlsDir;
+    String env = System.getenv("BUSLOAD_TLS_DIR");
+    if (dir == null && env != null && !env.isBlank()) {
+      dir = Path.of(env.strip());
+    }
+    if (dir == null || !"https".equalsIgnoreCase(base().getScheme())) {
+      return null;
+    }
+    try {
+      return FleetTls.inDirectory(dir).trustContext();
+    } catch (IllegalStateException e) {
+      throw usage("--tls-dir: " + e.getMessage());
+    }
+  }
+
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+}

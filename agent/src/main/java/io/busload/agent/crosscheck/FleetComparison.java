@@ -1,0 +1,157 @@
+package io.busload.agent.crosscheck;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fleet adds no measurement error (issue 11): a sweep that went agent → clustered event bus → coordinator →
+ * PostgreSQL → REST export must hold every case of the standalone {@code ./busload run} on the same GPU once, with
+ * medians within 1% of it.
+ *
+ * <p>Both files are the coordinator's CSV columns (the standalone CSV is written by the same {@code CsvPrinter} the
+ * REST export matches). A case of the standalone run that the sweep lacks is lost; a result id or a (kernel, params)
+ * that appears twice in the sweep is duplicated.
+ *
+ * <p>Run: {@code java -cp agent.jar:lib/* io.busload.agent.crosscheck.FleetComparison standalone.csv sweep.csv};
+ * exit 1 when a case is lost, duplicated or off by more than 1%.
+ */
+public final class FleetComparison {
+  /** The fleet's median may differ from the standalone run's by this fraction of the standalone median. */
+  public static final double TOLERANCE = 0.01;
+
+  /** One case: {@code ratio} = fleet median / standalone median; {@code note} says why there is none. */
+  public record Row(String kernel, String params, double standaloneSeconds, double fleetSeconds, String note) {
+    public double ratio() {
+      return fleetSeconds / standaloneSeconds;
+    }
+
+    public boolean compared() {
+      return note.isEmpty();
+    }
+
+    public boolean within() {
+      return compared() && Math.abs(ratio() - 1) <= TOLERANCE;
+    }
+  }
+
+  /** The rows in the standalone run's order, what the sweep lost and what it held twice. */
+  public record Report(List<Row> rows, List<String> lost, List<String> duplicated, int fleetResults) {
+    public boolean ok() {
+      return lost.isEmpty() && duplicated.isEmpty() && rows.stream().allMatch(r -> !r.compared() || r.within());
+    }
+  }
+
+  private FleetComparison() {}
+
+  public static Report compare(String standaloneCsv, String fleetCsv) {
+    List<List<String>> standalone = Csv.parse(standaloneCsv);
+    List<List<String>> fleet = Csv.parse(fleetCsv);
+    if (standalone.size() < 2 || fleet.isEmpty()) {
+      throw new IllegalArgumentException("compare: the " + (standalone.size() < 2 ? "standalone" : "fleet")
+          + " CSV has no results");
+    }
+    Map<String, List<String>> fleetCases = new LinkedHashMap<>();
+    List<String> duplicated = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    List<String> f = fleet.getFirst();
+    int fi = Csv.column(f, "id", "fleet CSV");
+    int fk = Csv.column(f, "kernel", "fleet CSV");
+    int fp = Csv.column(f, "params", "fleet CSV");
+    for (List<String> r : fleet.subList(1, fleet.size())) {
+      String key = r.get(fk) + " " + Comparison.sorted(r.get(fp));
+      if (!ids.add(r.get(fi))) {
+        duplicated.add("id " + r.get(fi));
+      }
+      if (fleetCases.putIfAbsent(key, r) != null) {
+        duplicated.add(key);
+      }
+    }
+    List<String> s = standalone.getFirst();
+    int sk = Csv.column(s, "kernel", "standalone CSV");
+    int sp = Csv.column(s, "params", "standalone CSV");
+    int sv = Csv.column(s, "valid", "standalone CSV");
+    int sm = Csv.column(s, "medianSeconds", "standalone CSV");
+    int fv = Csv.column(f, "valid", "fleet CSV");
+    int fm = Csv.column(f, "medianSeconds", "fleet CSV");
+    List<Row> rows = new ArrayList<>();
+    List<String> lost = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (List<String> r : standalone.subList(1, standalone.size())) {
+      String key = r.get(sk) + " " + Comparison.sorted(r.get(sp));
+      seen.add(key);
+      List<String> other = fleetCases.get(key);
+      if (other == null) {
+        lost.add(key);
+        rows.add(new Row(r.get(sk), r.get(sp), seconds(r.get(sm)), Double.NaN, "not in the sweep"));
+        continue;
+      }
+      double alone = seconds(r.get(sm));
+      double inFleet = seconds(other.get(fm));
+      String note = "";
+      if (!Boolean.parseBoolean(r.get(sv)) || !(alone > 0)) {
+        note = "not measured standalone";
+      } else if (!Boolean.parseBoolean(other.get(fv)) || !(inFleet > 0)) {
+        note = "not measured in the fleet";
+      }
+      rows.add(new Row(r.get(sk), r.get(sp), alone, inFleet, note));
+    }
+    for (String key : fleetCases.keySet()) {
+      if (!seen.contains(key)) {
+        duplicated.add(key + " (not in the standalone run)");
+      }
+    }
+    return new Report(rows, lost, duplicated, fleet.size() - 1);
+  }
+
+  private static double seconds(String text) {
+    return text.isEmpty() ? 0 : Double.parseDouble(text);
+  }
+
+  /** A markdown table, then one line with the counts that decide. */
+  public static void print(Report report, PrintWriter out) {
+    out.println("| kernel | params | standalone us | fleet us | fleet / standalone | within 1% |");
+    out.println("| --- | --- | ---: | ---: | ---: | --- |");
+    for (Row r : report.rows()) {
+      if (r.compared()) {
+        out.println(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.4f | %s |", r.kernel(), r.params(),
+            r.standaloneSeconds() * 1e6, r.fleetSeconds() * 1e6, r.ratio(), r.within() ? "yes" : "NO"));
+      } else {
+        out.println("| " + r.kernel() + " | " + r.params() + " | | | | " + r.note() + " |");
+      }
+    }
+    long compared = report.rows().stream().filter(Row::compared).count();
+    long within = report.rows().stream().filter(Row::within).count();
+    double worst = report.rows().stream().filter(Row::compared).mapToDouble(r -> Math.abs(r.ratio() - 1)).max()
+        .orElse(Double.NaN);
+    for (String key : report.lost()) {
+      out.println("lost: " + key);
+    }
+    for (String key : report.duplicated()) {
+      out.println("duplicated: " + key);
+    }
+    out.println(String.format(Locale.ROOT,
+        "%d of %d compared kernels within %.0f%% (largest difference %.2f%%); %d standalone cases, %d fleet results,"
+            + " %d lost, %d duplicated", within, compared, TOLERANCE * 100, worst * 100, report.rows().size(),
+        report.fleetResults(), report.lost().size(), report.duplicated().size()));
+    out.flush();
+  }
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 2) {
+      System.err.println("usage: FleetComparison standalone.csv sweep.csv");
+      System.exit(2);
+    }
+    Report report = compare(Files.readString(Path.of(args[0])), Files.readString(Path.of(args[1])));
+    print(report, new PrintWriter(System.out, true));
+    System.exit(report.ok() ? 0 : 1);
+  }
+}

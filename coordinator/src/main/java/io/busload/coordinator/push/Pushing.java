@@ -1,0 +1,251 @@
+package io.busload.coordinator.push;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.fleet.Intake;
+import io.busload.coordinator.fleet.ResultBatcher;
+import io.busload.coordinator.store.Pushes;
+import io.busload.coordinator.store.ResultStore;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.Origin;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes pushed files (issue 11): reads one ({@link PushedFile}), puts every result through the checks results from
+ * the event bus pass ({@link Intake#checkResult}), files the results under runs, stores the whole file in one
+ * transaction ({@link Pushes}) and then announces what was new exactly as the fleet's intake does ({@link
+ * ResultBatcher#announce}: live results in file order, regression checks). Any problem refuses the whole file and
+ * stores nothing.
+ *
+ * <p>Storing is an upsert by the result's id, as from agents: a file pushed twice stores each result once. A result
+ * whose id is stored with other contents is a conflict, never a silent second version.
+ */
+public final class Pushing {
+  private static final Logger LOG = LoggerFactory.getLogger(Pushing.class);
+  /** What a sweep made for standalone results is called when its results name no suite. */
+  static final String NO_SUITE = "pushed";
+
+  private final Vertx vertx;
+  private final Pushes pushes;
+  private final ResultBatcher announcer;
+  private final Clock clock;
+
+  public Pushing(Vertx vertx, Pushes pushes, ResultBatcher announcer, Clock clock) {
+    this.vertx = vertx;
+    this.pushes = pushes;
+    this.announcer = announcer;
+    this.clock = clock;
+  }
+
+  /**
+   * Who pushed and from where.
+   *
+   * @param token the name of the API token the push came with (never the token)
+   * @param host the host the file comes from, as the client names it (may be null)
+   * @param file the file's name, as the client names it (may be null)
+   * @param address the network address the push came from
+   */
+  public record Source(String token, String host, String file, String address) {}
+
+  /** What a push did: how many results the file held, how many were new, and where they are filed. */
+  public record Outcome(UUID pushId, String file, String host, String format, int results, int stored,
+      int alreadyPresent, List<String> sweepIds, List<String> runIds, Instant pushedAt) {}
+
+  /**
+   * Reads, checks and stores {@code body} on a worker thread, then announces the new results on the caller's
+   * context. Fails with {@link PushRefused} for a file it refuses (nothing stored), or with the store's error.
+   */
+  public Future<Outcome> push(Source source, byte[] body) {
+    return vertx.executeBlocking(() -> store(source, body), false).map(done -> {
+      announcer.announce(done.inOrder(), done.stored().fresh());
+      return done.outcome();
+    });
+  }
+
+  private record Done(Outcome outcome, List<ResultStore.Incoming> inOrder, Pushes.Stored stored) {}
+
+  private Done store(Source source, byte[] body) {
+    PushedFile file = PushedFile.read(body);
+    Instant now = clock.instant();
+    UUID pushId = UUID.randomUUID();
+    Origin origin = new Origin(Origin.PUSHED, pushId.toString(), source.token(), source.host(), source.file(),
+        source.address(), now);
+    List<PushedFile.Row> rows = checked(file);
+    Filing filing = new Filing(rows, origin);
+    Map<UUID, PushedFile.Row> byId = new HashMap<>();
+    rows.forEach(row -> byId.put(row.result().id(), row));
+    Pushes.Push push = new Pushes.Push(pushId, source.token(), source.host(), source.file(), source.address(),
+        file.format().name().toLowerCase(java.util.Locale.ROOT), file.rows().size(), 0, now);
+    Pushes.Stored stored;
+    try {
+      stored = pushes.store(push, filing.runs(), filing.results(),
+          (pushed, existing) -> difference(byId.get(pushed.id()).result(), existing));
+    } catch (Pushes.Conflict e) {
+      throw PushRefused.conflict(byId.get(e.resultId()).line(), e.resultId(), "is stored already with other contents ("
+          + e.getMessage() + ")");
+    }
+    int count = file.rows().size();
+    LOG.info("push {}: {} of {} result(s) stored, {} already present; {} from {} by token '{}'", pushId,
+        stored.fresh().size(), count, count - stored.fresh().size(), source.file(), source.host(), source.token());
+    List<ResultStore.Incoming> inOrder = filing.results().stream().map(r -> new ResultStore.Incoming(r, null)).toList();
+    Outcome outcome = new Outcome(pushId, source.file(), source.host(), push.format(), count, stored.fresh().size(),
+        count - stored.fresh().size(), filing.sweepIds(), filing.runIds(), now);
+    return new Done(outcome, inOrder, stored);
+  }
+
+  /**
+   * Every row through the event bus's checks, then the file against itself: a result given twice with the same
+   * contents is stored once, with other contents it is a conflict. The rows to store, in file order.
+   */
+  private static List<PushedFile.Row> checked(PushedFile file) {
+    Map<UUID, PushedFile.Row> seen = new HashMap<>();
+    List<PushedFile.Row> unique = new ArrayList<>();
+    for (PushedFile.Row row : file.rows()) {
+      // A file exported from a coordinator that took it by push says so; this coordinator says where it got it.
+      KernelResult result = row.result().withOrigin(null);
+      String problem = Intake.checkResult(result);
+      if (problem != null) {
+        String field = field(problem);
+        PushedFile.Place place = file.place(row, field);
+        String detail = field != null && field.equals(place.field()) ? problem.substring(field.length() + 2) : problem;
+        throw PushRefused.badRow(place.line(), place.field(), result.id(), detail);
+      }
+      PushedFile.Row earlier = seen.putIfAbsent(result.id(), row);
+      if (earlier == null) {
+        unique.add(new PushedFile.Row(row.line(), result, row.fieldLines()));
+      } else {
+        String different = difference(earlier.result(), row.result());
+        if (different != null) {
+          throw PushRefused.conflict(row.line(), result.id(), "is also on line " + earlier.line()
+              + " with other contents (" + different + ")");
+        }
+      }
+    }
+    return unique;
+  }
+
+  /** The field a check's problem starts with ({@code "device.name: required"}), or null when it names none. */
+  static String field(String problem) {
+    int colon = problem.indexOf(": ");
+    if (colon <= 0) {
+      return null;
+    }
+    String field = problem.substring(0, colon);
+    return field.contains(" ") || field.equals("unreadable") ? null : field;
+  }
+
+  /**
+   * The runs a file's results go under, and the results as they are stored. A result of a fleet sweep keeps its run
+   * and sweep (created here, DONE, when this coordinator never saw them); a result measured standalone ({@code
+   * ./busload run}: no run) is filed under one run per device in one sweep for the file. Those ids derive from the
+   * results' own ids, so the same file pushed again files its results under the same run.
+   */
+  private static final class Filing {
+    private final Map<String, Pushes.PushedRun> runs = new LinkedHashMap<>();
+    private final List<KernelResult> results = new ArrayList<>();
+
+    Filing(List<PushedFile.Row> rows, Origin origin) {
+      List<KernelResult> all = rows.stream().map(PushedFile.Row::result).toList();
+      String fileSweep = derived("sweep", "", all.stream().filter(r -> r.sweepId() == null));
+      Map<String, String> standaloneRuns = new HashMap<>();
+      for (KernelResult r : all) {
+        if (r.runId() == null) {
+          standaloneRuns.computeIfAbsent(r.device().id(), device -> derived("run", device,
+              all.stream().filter(o -> o.runId() == null && o.device().id().equals(device))));
+        }
+      }
+      Map<String, Integer> counts = new HashMap<>();
+      for (KernelResult r : all) {
+        String runId = r.runId() != null ? r.runId() : standaloneRuns.get(r.device().id());
+        counts.merge(runId, 1, Integer::sum);
+      }
+      for (KernelResult r : all) {
+        String runId = r.runId() != null ? r.runId() : standaloneRuns.get(r.device().id());
+        String sweepId = r.sweepId() != null ? r.sweepId() : fileSweep;
+        runs.computeIfAbsent(runId, id -> new Pushes.PushedRun(id, sweepId, r.suite() == null ? NO_SUITE : r.suite(),
+            r.device().id(), r.agentId() != null ? r.agentId() : origin.host() != null ? origin.host() : NO_SUITE,
+            counts.get(id), origin.describe()));
+        results.add(r.withRun(runId, sweepId).withOrigin(origin));
+      }
+    }
+
+    /** A name-based UUID of the ids of {@code results}: the same results always give the same id. */
+    private static String derived(String what, String scope, java.util.stream.Stream<KernelResult> results) {
+      TreeSet<String> ids = new TreeSet<>();
+      results.forEach(r -> ids.add(r.id().toString()));
+      return UUID.nameUUIDFromBytes(("busload push " + what + "\n" + scope + "\n" + String.join("\n", ids))
+          .getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    List<Pushes.PushedRun> runs() {
+      return List.copyOf(runs.values());
+    }
+
+    List<KernelResult> results() {
+      return results;
+    }
+
+    List<String> sweepIds() {
+      return List.copyOf(new LinkedHashSet<>(runs.values().stream().map(Pushes.PushedRun::sweepId).toList()));
+    }
+
+    List<String> runIds() {
+      return List.copyOf(runs.keySet());
+    }
+  }
+
+  /**
+   * Null when {@code other} holds the same measurement as {@code file} (a result as the pushed file gives it), else
+   * which fields differ. Where the coordinator got a result (its origin) is not part of it, nor the run and sweep
+   * when the file names none (the coordinator filed it under its own). Numbers compare by value: a JSON file reads
+   * {@code stride=4} as an int, its CSV as a long.
+   */
+  static String difference(KernelResult file, KernelResult other) {
+    JsonNode a = JsonCodec.MAPPER.valueToTree(comparable(file, file));
+    JsonNode b = JsonCodec.MAPPER.valueToTree(comparable(other, file));
+    Set<String> names = new TreeSet<>();
+    a.fieldNames().forEachRemaining(names::add);
+    b.fieldNames().forEachRemaining(names::add);
+    List<String> differ = new ArrayList<>();
+    for (String name : names) {
+      JsonNode x = a.get(name);
+      JsonNode y = b.get(name);
+      if (x == null || y == null ? x != y : !x.equals(BY_VALUE, y)) {
+        differ.add(name);
+      }
+    }
+    return differ.isEmpty() ? null : String.join(", ", differ) + (differ.size() == 1 ? " differs" : " differ");
+  }
+
+  private static KernelResult comparable(KernelResult r, KernelResult file) {
+    KernelResult plain = r.withOrigin(null);
+    if (file.runId() == null) {
+      return plain.withRun(null, null);
+    }
+    return file.sweepId() == null ? plain.withRun(plain.runId(), null) : plain;
+  }
+
+  private static final Comparator<JsonNode> BY_VALUE = (x, y) -> {
+    if (x.isNumber() && y.isNumber()) {
+      return x.isIntegralNumber() && y.isIntegralNumber() ? x.bigIntegerValue().compareTo(y.bigIntegerValue())
+          : Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    return x.equals(y) ? 0 : 1;
+  };
+}

@@ -1,0 +1,30 @@
+package io.busload.dashboard.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.busload.dashboard.coordinator.HistoryPoint;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Issue 11: a History line says how much of it came by push, in its name (legend and tooltip). */
+class HistoryTest {
+  private static HistoryPoint point(String device, int hour, boolean pushed) {
+    return new HistoryPoint(UUID.randomUUID(), device, "NVIDIA H200", Instant.EPOCH.plusSeconds(3600L * hour), 4e12,
+        pushed);
+  }
+
+  @Test
+  void option_pushedFleetAndMixedLines_namedAccordingly() {
+    List<HistoryPoint> points = List.of(point("a/cuda:0", 1, true), point("a/cuda:0", 2, true),
+        point("b/cuda:0", 1, false), point("c/cuda:0", 1, true), point("c/cuda:0", 2, false),
+        point("c/cuda:0", 3, false));
+
+    var option = History.option("stride-copy-fp32", "size=1024;stride=4", points, List.of());
+
+    assertThat(option.at("/series/0/name").asText()).isEqualTo("NVIDIA H200 (a/cuda:0), pushed");
+    assertThat(option.at("/series/1/name").asText()).isEqualTo("NVIDIA H200 (b/cuda:0)");
+    assertThat(option.at("/series/2/name").asText()).isEqualTo("NVIDIA H200 (c/cuda:0), 1 of 3 pushed");
+  }
+}

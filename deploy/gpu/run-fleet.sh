@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (issue 11): the fleet with a GPU in it, in one call. Carry .carry (made by
+# deploy/gpu/pack-fleet.sh). Steps, each logged under $OUT:
+#   1. the standalone `./busload run --suite coalescing --format csv` on the GPU (the reference);
+#   2. `./busload certs` for a coordinator and an agent, then both started as the systemd units start them
+#      (same flags, BUSLOAD_TLS_DIR, tokens files), the coordinator with its embedded PostgreSQL;
+#   3. a coalescing sweep over REST with the coordinator's first API token, and a cron schedule that fires once
+#      (the next minute but one), targeted at the GPU; both sweeps awaited to DONE;
+#   4. every stored result exported over REST as CSV and JSON, the agent's outbox counted (0 files = all acked);
+#   5. FleetComparison of each sweep against the standalone run: within 1% on every kernel, 0 lost, 0 duplicated.
+# $OUT/summary.txt holds what decides; $OUT/fleet-run.tar.gz everything (logs, exports, certificates' subjects).
+# SUITE and DEVICE (cuda:0 by default) let the same script rehearse on a machine without a GPU: SUITE=stride DEVICE=cpu.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SUITE=${SUITE:-coalescing}
+DEVICE=${DEVICE:-cuda:0}
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+WORK=/tmp/busload-fleet; rm -rf "$WORK"; mkdir -p "$WORK/logs" "$WORK/results"
+R="$WORK/results"
+START=$(date +%s)
+say() { echo "[$(( $(date +%s) - START ))s] $*" | tee -a "$R/summary.txt"; }
+tar -C "$WORK" -xJf .carry/fleet.tar.xz
+export JAVA_HOME="$WORK/jre" BUSLOAD_JAVA="$WORK/jre/bin/java" BUSLOAD_BUNDLE="$WORK/bundle"
+B="$WORK/bundle"
+FLAGS=(--enable-native-access=ALL-UNNAMED --add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.management/sun.management=ALL-UNNAMED --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
+  --sun-misc-unsafe-memory-access=allow)
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,pstate,temperature.gpu --format=csv
+  nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv
+  "$BUSLOAD_JAVA" -version 2>&1 | head -1
+  echo "command: bash deploy/gpu/run-fleet.sh (carry .carry from deploy/gpu/pack-fleet.sh)"
+} > "$R/machine.txt" 2>&1
+cat "$R/machine.txt"
+
+finish() {
+  cp "$WORK"/logs/*.log "$R/" 2>/dev/null
+  tar -C "$WORK" -czf "$OUT/fleet-run.tar.gz" results
+  cp "$R/summary.txt" "$OUT/summary.txt"
+  for f in comparison-rest.md comparison-cron.md machine.txt; do [[ -f "$R/$f" ]] && cp "$R/$f" "$OUT/"; done
+  exit "${1:-0}"
+}
+
+# 1. The reference: the standalone run, as a user runs it, with nothing else on the GPU.
+t0=$(date +%s.%N)
+timeout 240 ./busload run --suite "$SUITE" --device "$DEVICE" --format csv > "$R/standalone.csv" 2> "$R/standalone.err"
+say "standalone ./busload run --suite $SUITE --device $DEVICE: exit $?, $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s, $(($(wc -l < "$R/standalone.csv") - 1)) results"
+
+# 2. Certificates and the two processes, as deploy/systemd starts them: as the unprivileged user busload (User=busload
+#    in the units; PostgreSQL refuses root), made here when the machine lacks it.
+AS=()
+if [[ $(id -u) -eq 0 ]]; then
+  id busload >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin busload
+  id busload >/dev/null 2>&1 && AS=(runuser -u busload --)
+fi
+# The agent as busload too, where that user may open the GPU (device files are usually 0666); else as root, said so.
+AGENT_AS=("${AS[@]}")
+if [[ ${#AS[@]} -gt 0 && -e /dev/nvidiactl ]] && ! runuser -u busload -- test -w /dev/nvidiactl; then AGENT_AS=(); fi
+./busload certs --out "$WORK/tls" --coordinator gpu@localhost@127.0.0.1 --agent gpu@localhost@127.0.0.1 \
+  > "$R/certs.txt" 2>&1 || { say "certs failed"; cat "$R/certs.txt"; finish 1; }
+mkdir -p "$WORK/data" "$WORK/outbox"
+[[ ${#AS[@]} -gt 0 ]] && chown -R busload "$WORK/data" "$WORK/outbox" "$WORK/tls" "$WORK/logs"
+say "coordinator runs as $( [[ ${#AS[@]} -gt 0 ]] && echo busload || id -un), agent as $( [[ ${#AGENT_AS[@]} -gt 0 ]] && echo busload || id -un)"
+BUSLOAD_DATA="$WORK/data" BUSLOAD_TLS_DIR="$WORK/tls/coordinator-gpu" BUSLOAD_API_TOKENS_FILE="$WORK/data/api-tokens" \
+  BUSLOAD_FIRST_API_TOKEN_FILE="$WORK/data/first-api-token" \
+  "${AS[@]}" "$BUSLOAD_JAVA" "${FLAGS[@]}" -cp "$B/coordinator.jar:$B/lib/*" io.busload.coordinator.Main \
+  > "$WORK/logs/coordinator.log" 2>&1 &
+COORD=$!
+BUSLOAD_TLS_DIR="$WORK/tls/agent-gpu" BUSLOAD_OUTBOX="$WORK/outbox" BUSLOAD_LABELS="lent-gpu" \
+  "${AGENT_AS[@]}" "$BUSLOAD_JAVA" "${FLAGS[@]}" -cp "$B/agent.jar:$B/lib/*" io.busload.agent.Main agent \
+  > "$WORK/logs/agent.log" 2>&1 &
+AGENT=$!
+API=http://127.0.0.1:8081/api
+device=""
+for _ in $(seq 1 120); do
+  device=$(curl -fs "$API/devices" 2>/dev/null | python3 -c '
+import json, sys
+for d in json.load(sys.stdin):
+    if d.get("id", "").endswith("/" + sys.argv[1]):
+        print(d["id"]); break' "$DEVICE" 2>/dev/null)
+  [[ -n "$device" ]] && break
+  kill -0 $COORD 2>/dev/null && kill -0 $AGENT 2>/dev/null || { say "a process exited at start"; for f in "$WORK"/logs/*.log; do tail -n 30 "$f"; done; finish 1; }
+  sleep 1
+done
+[[ -n "$device" ]] || { say "no device $DEVICE online after 120 s"; curl -s "$API/devices" > "$R/devices.json"; finish 1; }
+curl -fs "$API/devices" > "$R/devices.json"
+grep -h -i "tls" "$WORK"/logs/*.log | head -4 >> "$R/summary.txt"
+TOKEN=$(cat "$WORK/data/first-api-token")
+say "fleet up over event-bus TLS: device $device online"
+
+# 3. A sweep over REST, and a schedule due the next minute but one (so it fires once during this run).
+curl -fs -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  -d "{\"suite\":\"$SUITE\",\"devices\":[\"$device\"]}" "$API/sweeps" > "$R/sweep-rest.json" \
+  || { say "POST /api/sweeps refused"; finish 1; }
+REST_SWEEP=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$R/sweep-rest.json")
+fire=$(date -u -d '+2 minutes' '+%M %H')
+curl -fs -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  -d "{\"name\":\"gpu-fleet-once\",\"cron\":\"$fire * * *\",\"timeZone\":\"UTC\",\"suite\":\"$SUITE\",\"target\":{\"kind\":\"device\",\"value\":\"$device\"}}" \
+  "$API/schedules" > "$R/schedule.json" || { say "POST /api/schedules refused"; finish 1; }
+say "sweep $REST_SWEEP started over REST; schedule '$fire * * *' UTC created ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nextFireAt"])' "$R/schedule.json"))"
+CRON_SWEEP=""
+for _ in $(seq 1 600); do
+  curl -fs "$API/sweeps?limit=10" > "$R/sweeps.json" 2>/dev/null
+  read -r rest_state cron_id cron_state < <(python3 - "$R/sweeps.json" "$REST_SWEEP" <<'PY'
+import json, sys
+sweeps = json.load(open(sys.argv[1]))
+rest = next((s for s in sweeps if s["id"] == sys.argv[2]), {})
+other = [s for s in sweeps if s["id"] != sys.argv[2]]
+cron = other[0] if other else {}
+print(rest.get("state", "?"), cron.get("id", "-"), cron.get("state", "-"))
+PY
+)
+  CRON_SWEEP=${cron_id#-}
+  if [[ "$rest_state" =~ DONE|FAILED && "$cron_state" =~ DONE|FAILED ]]; then break; fi
+  if (( $(date +%s) - START > 540 )); then say "stopping the wait at 540 s: REST sweep $rest_state, scheduled sweep $cron_state"; break; fi
+  sleep 1
+done
+say "REST sweep $REST_SWEEP: $rest_state; scheduled sweep ${CRON_SWEEP:-none}: $cron_state"
+curl -fs "$API/schedules" > "$R/schedules.json"
+
+# 4. Exports, and what the agent still holds.
+for which in rest cron; do
+  id=$REST_SWEEP; [[ $which == cron ]] && id=$CRON_SWEEP
+  [[ -n "$id" ]] || continue
+  curl -fs "$API/results?sweepId=$id&format=csv&limit=100000" > "$R/sweep-$which.csv"
+  curl -fs -H 'Accept: application/json' "$API/results?sweepId=$id&limit=100000" > "$R/sweep-$which.json"
+  curl -fs "$API/sweeps/$id" > "$R/sweep-$which-state.json"
+  say "sweep $which $id exported: $(($(wc -l < "$R/sweep-$which.csv") - 1)) CSV rows, $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(len(r), "JSON results,", len({x["id"] for x in r}), "distinct ids,", sum(1 for x in r if x.get("valid")), "valid")' "$R/sweep-$which.json")"
+done
+curl -fs "$API/results?format=csv&limit=100000" > "$R/all-results.csv"
+say "results stored in all: $(($(wc -l < "$R/all-results.csv") - 1)); agent outbox files left: $(find "$WORK/outbox" -type f 2>/dev/null | wc -l); coordinator alive: $(kill -0 $COORD 2>/dev/null && echo yes || echo no), agent alive: $(kill -0 $AGENT 2>/dev/null && echo yes || echo no)"
+kill $AGENT $COORD 2>/dev/null; wait $AGENT $COORD 2>/dev/null
+
+# 5. The fleet against the standalone run.
+CP="$B/agent.jar:$B/lib/*"
+status=0
+for which in rest cron; do
+  [[ -s "$R/sweep-$which.csv" ]] || { say "no $which sweep to compare"; status=1; continue; }
+  "$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.FleetComparison "$R/standalone.csv" "$R/sweep-$which.csv" \
+    > "$R/comparison-$which.md"
+  s=$?; (( s == 0 )) || status=1
+  say "$which sweep vs standalone (exit $s): $(tail -1 "$R/comparison-$which.md")"
+done
+say "done in $(( $(date +%s) - START )) s"
+finish $status

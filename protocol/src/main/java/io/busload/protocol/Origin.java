@@ -1,0 +1,28 @@
+package io.busload.protocol;
+
+import java.time.Instant;
+
+/**
+ * Where a stored result came from when it did not come from a fleet agent over the event bus (issue 11: {@code
+ * ./busload push} brings in results of hosts that cannot join the cluster). Set by the coordinator that took the
+ * push, after its checks; never by an agent, and null on every fleet result, so a result's JSON says by itself
+ * whether it was pushed, in every view that serves it.
+ *
+ * @param kind {@link #PUSHED}
+ * @param pushId the push that stored it ({@code GET /api/pushes/{pushId}})
+ * @param token the name of the API token that pushed it (the name only, never the token)
+ * @param host the host the file came from, as the pushing client named it
+ * @param file the file's name, as the pushing client named it
+ * @param address the network address the coordinator saw the push come from
+ * @param pushedAt when the coordinator stored it
+ */
+public record Origin(String kind, String pushId, String token, String host, String file, String address,
+    Instant pushedAt) {
+  public static final String PUSHED = "pushed";
+
+  /** "pushed from HOST (FILE) with token NAME": for whoever reads a run or a chart's tooltip. */
+  public String describe() {
+    return kind + " from " + (host == null ? "an unnamed host" : host) + (file == null ? "" : " (" + file + ")")
+        + " with token " + token;
+  }
+}

@@ -1,0 +1,109 @@
+package io.busload.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Issue 11: a result written as CSV cells reads back as the same result, and a bad cell names its column. */
+class ResultCsvTest {
+  private static final DeviceInfo GPU = new DeviceInfo("gpu1/cuda:0", DeviceInfo.CUDA, "NVIDIA H200",
+      "GPU-1234", "9.0", 132, 60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.8e12, "13.0");
+
+  private static KernelResult profiled() {
+    Counters counters = new Counters(4.0, 4.0, 4.0, 4.0, 1.0e6, 1.1e6, 2.0e6, 2.0e6, true,
+        List.of("loads: 8 sectors per request, model 4"), List.of("stride_copy"), "ncu, one launch");
+    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), null, null, "gpu1", "0.1.0", "abc",
+        GPU, "stride", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 4L, "layout", "aos", "flush", true),
+        true, List.of(), 6.2e-5, 6.0e-5, 6.4e-5, 0.0645, List.of(6.0e-5, 6.2e-5, 6.4e-5), 20, 42, 1L << 26,
+        1L << 26, 1L << 27, (1L << 27) / 6.2e-5, "warm-up 42 launches; clocks 1980 MHz, \"quoted\"",
+        Instant.parse("2026-11-22T01:00:00.123456Z"), counters);
+  }
+
+  private static Map<String, String> cells(KernelResult r, List<String> columns) {
+    Map<String, String> cells = new HashMap<>();
+    for (String column : columns) {
+      Object value = ResultCsv.value(column, r);
+      cells.put(column, value == null ? "" : value.toString());
+    }
+    return cells;
+  }
+
+  private static List<String> all() {
+    List<String> columns = new java.util.ArrayList<>(ResultCsv.SUMMARY);
+    columns.addAll(ResultCsv.METHOD);
+    columns.addAll(ResultCsv.CARRIED);
+    return columns;
+  }
+
+  @Test
+  void read_cellsOfProfiledResult_sameResult() {
+    KernelResult original = profiled();
+
+    KernelResult back = ResultCsv.read(cells(original, all())::get);
+
+    assertThat(back).isEqualTo(original);
+  }
+
+  @Test
+  void read_invalidResultWithMismatches_sameResult() {
+    KernelResult p = profiled();
+    KernelResult invalid = new KernelResult(p.schemaVersion(), p.id(), "run-1", "sweep-1", p.agentId(),
+        p.agentVersion(), p.fatbinHash(), p.device(), p.suite(), p.kernel(), p.params(), false,
+        List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ; \"x\""), 0, 0, 0, 0, List.of(), 0,
+        0, 1, 1, 2, null, "no timing", p.measuredAt());
+
+    assertThat(ResultCsv.read(cells(invalid, all())::get)).isEqualTo(invalid);
+  }
+
+  @Test
+  void read_withoutOptionalColumns_readsNoCounters() {
+    List<String> columns = all();
+    columns.removeAll(ResultCsv.OPTIONAL);
+
+    KernelResult back = ResultCsv.read(cells(profiled(), columns)::get);
+
+    assertThat(back.counters()).isNull();
+    assertThat(back.samples()).hasSize(3);
+  }
+
+  @Test
+  void read_badCells_nameTheirColumn() {
+    Map<String, String> cells = cells(profiled(), all());
+    assertBad(cells, "medianSeconds", "fast", "medianSeconds: not a number: 'fast'");
+    assertBad(cells, "valid", "yes", "valid: not true or false: 'yes'");
+    assertBad(cells, "samples", "4", "samples: says 4 samples but sampleSeconds holds 3");
+    assertBad(cells, "sampleSeconds", "1e-5;x", "sampleSeconds: sample 2 is not a number: 'x'");
+    assertBad(cells, "deviceFingerprint", "0000", "deviceFingerprint: '0000' is not the fingerprint");
+    assertBad(cells, "measuredAt", "yesterday", "measuredAt: not an ISO-8601 instant");
+    assertBad(cells, "params", "size", "params: not name=value: 'size'");
+    assertBad(cells, "mismatches", "out[7] wrong", "mismatches: not a JSON array of texts");
+    assertBad(cells, "deviceId", null, "deviceId: no such column in the file");
+  }
+
+  private static void assertBad(Map<String, String> good, String column, String cell, String message) {
+    Map<String, String> cells = new HashMap<>(good);
+    cells.put(column, cell);
+    assertThatThrownBy(() -> ResultCsv.read(cells::get)).isInstanceOf(ResultCsv.BadCell.class)
+        .hasMessageStartingWith(message).extracting(e -> ((ResultCsv.BadCell) e).column()).isEqualTo(column);
+  }
+
+  @Test
+  void column_ofRecordFields_isTheCsvColumnHoldingIt() {
+    assertThat(ResultCsv.column("device.name")).isEqualTo("deviceName");
+    assertThat(ResultCsv.column("device.theoreticalPeakBytesPerSecond")).isEqualTo("deviceTheoreticalPeak");
+    assertThat(ResultCsv.column("device.l2Bytes")).isEqualTo("deviceL2Bytes");
+    assertThat(ResultCsv.column("device.driverVersion")).isEqualTo("deviceDriverVersion");
+    assertThat(ResultCsv.column("params.stride")).isEqualTo("params");
+    assertThat(ResultCsv.column("samples")).isEqualTo("sampleSeconds");
+    assertThat(ResultCsv.column("medianSeconds")).isEqualTo("medianSeconds");
+    for (String column : ResultCsv.required()) {
+      assertThat(all()).contains(column);
+    }
+  }
+}

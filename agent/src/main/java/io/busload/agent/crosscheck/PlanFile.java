@@ -59,7 +59,7 @@ public final class PlanFile {
     }
   }
 
-  /** The params column of a result of this case: its parameters, then {@code size}, as {@link CsvPrinter}. */
+  /** The params column of a result of this case: its parameters and {@code size}, as {@link CsvPrinter} writes them. */
   public static String params(Plan.Planned planned) {
     Map<String, Object> params = new LinkedHashMap<>(planned.kernelCase().params());
     params.put("size", planned.size());

@@ -2,11 +2,17 @@ package io.busload.coordinator;
 
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
-import io.busload.coordinator.api.PushApi;
+import io.busload.coordinator.api.AnalysisResource;
+import io.busload.coordinator.api.FleetResource;
+import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
 import io.busload.coordinator.store.Pushes;
 import io.busload.coordinator.api.RestApi;
-import io.busload.coordinator.api.VerdictRoutes;
+import io.busload.coordinator.api.VerdictResource;
+import io.busload.coordinator.api.ResultResource;
+import io.busload.coordinator.api.RunResource;
+import io.busload.coordinator.api.ScheduleResource;
+import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.schedule.Leadership;
 import io.busload.coordinator.schedule.Scheduler;
@@ -26,7 +32,11 @@ import io.busload.coordinator.fleet.WireRefusals;
 import io.busload.coordinator.fleet.RunQueues;
 import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.Run;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.AgentStore;
+import io.busload.coordinator.store.Database;
+import io.busload.coordinator.store.ResultStore;
+import io.busload.coordinator.store.SweepStore;
+import io.busload.coordinator.store.ViewQueries;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -53,7 +63,9 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   private final CoordinatorSettings settings;
   private final Clock clock;
-  private Store store;
+  private Database database;
+  private AgentStore agents;
+  private SweepStore sweeps;
   private HttpServer server;
   private long timer = -1;
   private long ticks;
@@ -91,7 +103,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    record Remembered(Store store, List<KnownAgent> agents, List<Run> active, ApiTokens tokens,
+    record Remembered(Database database, List<KnownAgent> agents, List<Run> active, ApiTokens tokens,
         HttpServerOptions http) {}
     return vertx.executeBlocking(() -> {
       HttpServerOptions http = new HttpServerOptions().setHost(settings.httpHost()).setPort(settings.httpPort());
@@ -100,23 +112,27 @@ public final class CoordinatorVerticle extends VerticleBase {
       }
       ApiTokens tokens = ApiTokens.load(settings.apiTokensFile(), settings.firstApiTokenFile(), System.out);
       LOG.info("REST writes need one of {} API token(s) from {}", tokens.size(), settings.apiTokensFile());
-      Store opened = Store.open(settings.database(), settings.dataDir());
+      Database opened = Database.open(settings.database(), settings.dataDir());
       try {
-        return new Remembered(opened, opened.agents(), opened.activeRuns(), tokens, http);
+        return new Remembered(opened, new AgentStore(opened).agents(), new SweepStore(opened).activeRuns(), tokens,
+            http);
       } catch (RuntimeException e) {
         opened.close();
         throw e;
       }
     }).compose(remembered -> {
-      store = remembered.store();
+      database = remembered.database();
+      agents = new AgentStore(database);
+      sweeps = new SweepStore(database);
       Fleet fleet = new Fleet();
       remembered.agents().forEach(fleet::remember);
       leadership = new Leadership(vertx);
-      RunQueues queues = new RunQueues(vertx, store, fleet, clock, () -> leading);
+      RunQueues queues = new RunQueues(vertx, sweeps, fleet, clock, () -> leading);
       queues.restore(remembered.active());
-      Analysis analysis = new Analysis(store);
-      Schedules schedules = new Schedules(store);
-      VerdictStore verdicts = new VerdictStore(store);
+      ResultStore results = new ResultStore(database);
+      Analysis analysis = new Analysis(database);
+      Schedules schedules = new Schedules(database);
+      VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
@@ -124,18 +140,24 @@ public final class CoordinatorVerticle extends VerticleBase {
           .description("agents heard from within the offline limit").register(metrics);
       Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
           .register(metrics);
-      ResultBatcher batcher = new ResultBatcher(vertx, store, clock, stored -> {
+      ResultBatcher batcher = new ResultBatcher(vertx, results, clock, stored -> {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
       Refusals refusals = new Refusals(metrics);
       wire = WireRefusals.install(vertx, refusals);
-      intake = new Intake(vertx, store, fleet, queues, clock, batcher, refusals);
-      Pushes pushes = new Pushes(store);
-      PushApi pushApi = new PushApi(vertx, new Pushing(vertx, pushes, batcher, clock), pushes);
-      RestApi api = new RestApi(vertx, store, fleet, queues, clock, schedules, analysis, metrics,
-          remembered.tokens(), pushApi);
-      Scheduler scheduler = new Scheduler(vertx, store, schedules, leadership, clock,
+      intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
+      Pushes pushes = new Pushes(database);
+      RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
+          new FleetResource(vertx, fleet, agents, clock),
+          new SweepResource(vertx, sweeps, fleet, queues, clock),
+          new RunResource(vertx, sweeps),
+          new ResultResource(vertx, results, new ViewQueries(database)),
+          new ScheduleResource(vertx, schedules, agents, clock),
+          new AnalysisResource(vertx, analysis),
+          new VerdictResource(vertx, agents, analysis, verdicts, clock),
+          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes)));
+      Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
@@ -149,8 +171,7 @@ public final class CoordinatorVerticle extends VerticleBase {
           : Future.succeededFuture();
       return intakeReady
           .compose(ready -> vertx.createHttpServer(remembered.http())
-              .requestHandler(new VerdictRoutes(vertx, store, analysis, verdicts, remembered.tokens(), clock)
-                  .mount(api.router()))
+              .requestHandler(api.router())
               .listen())
           .onSuccess(listening -> {
             server = listening;
@@ -169,7 +190,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       mirror(fleet, now);
     }
     if (ticks++ % QUEUE_GAUGE_TICKS == 0) {
-      vertx.executeBlocking(store::queuedRunCount, false).onSuccess(queued::set);
+      vertx.executeBlocking(sweeps::queuedRunCount, false).onSuccess(queued::set);
       if (leading) {
         // Sweeps created through another coordinator's REST API land in the shared store unseen by this one.
         queues.wake(fleet.devices());
@@ -179,7 +200,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       Instant lastSeen = fleet.lastSeen(agentId).orElse(now);
       LOG.warn("agent {} offline: no heartbeat since {}", agentId, lastSeen);
       vertx.executeBlocking(() -> {
-        store.touchAgent(agentId, lastSeen);
+        agents.touchAgent(agentId, lastSeen);
         return null;
       }, false).onFailure(e -> LOG.error("cannot record when agent {} was last seen", agentId, e));
     }
@@ -202,7 +223,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       Map<String, Instant> heard = fleet.heardSince(lastMirrored);
       Instant upTo = now;
       vertx.executeBlocking(() -> {
-        store.touchAgents(heard);
+        agents.touchAgents(heard);
         return null;
       }, false).onComplete(done -> {
         mirroring = false;
@@ -213,7 +234,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         }
       });
     } else {
-      vertx.executeBlocking(store::agents, false).onComplete(read -> {
+      vertx.executeBlocking(agents::agents, false).onComplete(read -> {
         mirroring = false;
         if (read.succeeded() && !leading && !changingHands) {
           read.result().forEach(known -> fleet.mirror(known, clock.instant()));
@@ -246,7 +267,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       return;
     }
     record Left(List<KnownAgent> agents, List<Run> active) {}
-    vertx.executeBlocking(() -> new Left(store.agents(), store.activeRuns()), false)
+    vertx.executeBlocking(() -> new Left(agents.agents(), sweeps.activeRuns()), false)
         .compose(left -> {
           left.agents().forEach(fleet::remember);
           leading = true;
@@ -277,8 +298,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       vertx.cancelTimer(timer);
     }
     Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
-    return closed.eventually(() -> store == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
-      store.close();
+    return closed.eventually(() -> database == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      database.close();
       return null;
     }));
   }

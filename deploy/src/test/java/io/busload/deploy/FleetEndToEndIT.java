@@ -219,7 +219,7 @@ class FleetEndToEndIT {
   }
 
   /** Debian's Chromium with a fresh profile (the persistent context's directory) and no calls home. */
-  private static BrowserType.LaunchPersistentContextOptions chromium() {
+  static BrowserType.LaunchPersistentContextOptions chromium() {
     return new BrowserType.LaunchPersistentContextOptions()
         .setExecutablePath(Paths.get("/usr/bin/chromium"))
         .setHeadless(true)

@@ -13,7 +13,7 @@ import java.util.UUID;
  * <p>All figures are SI: seconds per launch, bytes, bytes per second. {@code bandwidth} is null unless the
  * output passed its check (a number is reported only for a kernel whose output was right).
  *
- * @param id made by the agent when measured; storing is an upsert by it
+ * @param id made by the agent when measured; the store keeps the first copy with an id and skips the rest
  * @param runId null when measured standalone (CLI)
  * @param params the kernel's parameters, sorted by name (numbers, strings or booleans)
  * @param valid whether the output matched the CPU reference

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * The agent's results on its own disk until the coordinator acks them (ARCHITECTURE.md invariant; issue 6):
  * one JSON file per result id, written atomically (temp file, fsync, rename, fsync of the directory) before
  * the first send, deleted only after an ok ack for that id. A crash at any point leaves either no file (the
- * result was never reported as measured) or a whole one (it is resent on the next start; the coordinator's
- * upsert by id makes a resend harmless).
+ * result was never reported as measured) or a whole one (it is resent on the next start; the coordinator
+ * skips an id it has stored already, so a resend is harmless).
  *
  * <p>Every method blocks on the file system: call them from a device worker or {@code executeBlocking}, never
  * from an event loop. Safe for concurrent use (one file per id; the directory is the only shared state).

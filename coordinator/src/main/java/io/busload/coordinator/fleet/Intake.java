@@ -1,6 +1,7 @@
 package io.busload.coordinator.fleet;
 
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.AgentStore;
+import io.busload.coordinator.store.SweepStore;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.AgentHello;
@@ -31,19 +32,21 @@ public final class Intake {
   public static final int STORE_FAILED = 500;
 
   private final Vertx vertx;
-  private final Store store;
+  private final AgentStore agents;
+  private final SweepStore sweeps;
   private final Fleet fleet;
   private final RunQueues queues;
   private final Clock clock;
   private final ResultBatcher results;
   private final Refusals refusals;
 
-  public Intake(Vertx vertx, Store store, Fleet fleet, RunQueues queues, Clock clock, ResultBatcher results,
+  public Intake(Vertx vertx, AgentStore agents, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock, ResultBatcher results,
       Refusals refusals) {
     this.results = results;
     this.refusals = refusals;
     this.vertx = vertx;
-    this.store = store;
+    this.agents = agents;
+    this.sweeps = sweeps;
     this.fleet = fleet;
     this.queues = queues;
     this.clock = clock;
@@ -160,7 +163,7 @@ public final class Intake {
 
   private void onHello(Message<?> message, AgentHello hello, byte[] json) {
     blocking(() -> {
-      store.saveAgent(hello, clock.instant());
+      agents.saveAgent(hello, clock.instant());
       return null;
     }).onComplete(saved -> {
       if (saved.failed()) {
@@ -193,7 +196,7 @@ public final class Intake {
   }
 
   private void onStatus(Message<?> message, RunStatus status, byte[] json) {
-    blocking(() -> store.recordStatus(status, clock.instant())).onComplete(recorded -> {
+    blocking(() -> sweeps.recordStatus(status, clock.instant())).onComplete(recorded -> {
       if (recorded.failed()) {
         LOG.error("cannot record status of run {}", status.runId(), recorded.cause());
         message.fail(STORE_FAILED, "coordinator store failed: " + recorded.cause().getMessage());

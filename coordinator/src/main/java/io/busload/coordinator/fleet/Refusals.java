@@ -1,6 +1,6 @@
 package io.busload.coordinator.fleet;
 
-import io.busload.coordinator.LogEvery;
+import io.busload.coordinator.logging.LogEvery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;

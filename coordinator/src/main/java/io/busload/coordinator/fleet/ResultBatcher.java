@@ -1,6 +1,6 @@
 package io.busload.coordinator.fleet;
 
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.ResultStore;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.KernelResult;
@@ -34,7 +34,7 @@ public final class ResultBatcher {
   private static final DeliveryOptions LIVE = new DeliveryOptions().setCodecName(ReceivedResult.Codec.NAME);
 
   private final Vertx vertx;
-  private final Store store;
+  private final ResultStore store;
   private final Clock clock;
   private final Consumer<List<KernelResult>> onStored;
   private List<Entry> pending = new ArrayList<>();
@@ -42,7 +42,7 @@ public final class ResultBatcher {
   private int inFlight;
 
   /** {@code onStored} gets the results that were new, after their acks went out. */
-  public ResultBatcher(Vertx vertx, Store store, Clock clock, Consumer<List<KernelResult>> onStored) {
+  public ResultBatcher(Vertx vertx, ResultStore store, Clock clock, Consumer<List<KernelResult>> onStored) {
     this.vertx = vertx;
     this.store = store;
     this.clock = clock;
@@ -60,9 +60,9 @@ public final class ResultBatcher {
    * but the database refuses fails only itself, and the good ones beside it are acked. When the database
    * itself is down every single insert fails too, and every sender retries.
    */
-  private Outcome store(List<Store.Incoming> results) {
+  private Outcome store(List<ResultStore.Incoming> results) {
     try {
-      return new Outcome(store.upsertIncoming(results, clock.instant()), Map.of());
+      return new Outcome(store.insertIncoming(results, clock.instant()), Map.of());
     } catch (RuntimeException batchFailure) {
       if (results.size() == 1) {
         throw batchFailure;
@@ -71,9 +71,9 @@ public final class ResultBatcher {
           batchFailure.getMessage());
       Set<UUID> fresh = new java.util.HashSet<>();
       Map<UUID, String> failed = new java.util.HashMap<>();
-      for (Store.Incoming r : results) {
+      for (ResultStore.Incoming r : results) {
         try {
-          fresh.addAll(store.upsertIncoming(List.of(r), clock.instant()));
+          fresh.addAll(store.insertIncoming(List.of(r), clock.instant()));
         } catch (RuntimeException e) {
           LOG.error("cannot store result {}", r.result().id(), e);
           failed.put(r.result().id(), String.valueOf(e.getMessage()));
@@ -105,10 +105,10 @@ public final class ResultBatcher {
    * (issue 11) alike; a result that was stored already is neither published nor checked again (a redelivered result
    * was published when it was first stored; dashboards would count it twice).
    */
-  public void announce(List<Store.Incoming> inOrder, Set<UUID> fresh) {
+  public void announce(List<ResultStore.Incoming> inOrder, Set<UUID> fresh) {
     Set<UUID> left = new java.util.HashSet<>(fresh);
     List<KernelResult> newOnes = new ArrayList<>(fresh.size());
-    for (Store.Incoming e : inOrder) {
+    for (ResultStore.Incoming e : inOrder) {
       KernelResult r = e.result();
       if (left.remove(r.id())) {
         newOnes.add(r);
@@ -137,9 +137,9 @@ public final class ResultBatcher {
         : new ArrayList<>(pending.subList(0, MAX_BATCH));
     pending = pending.size() <= MAX_BATCH ? new ArrayList<>() : new ArrayList<>(pending.subList(MAX_BATCH, pending.size()));
     inFlight++;
-    List<Store.Incoming> results = new ArrayList<>(batch.size());
+    List<ResultStore.Incoming> results = new ArrayList<>(batch.size());
     for (Entry e : batch) {
-      results.add(new Store.Incoming(e.result(), e.json()));
+      results.add(new ResultStore.Incoming(e.result(), e.json()));
     }
     Future<Outcome> stored = vertx.executeBlocking(() -> store(results), false);
     stored.onComplete(done -> {

@@ -2,7 +2,8 @@ package io.busload.coordinator.fleet;
 
 import io.busload.coordinator.store.QueuedRun;
 import io.busload.coordinator.store.Run;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.RunState;
+import io.busload.coordinator.store.SweepStore;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.Heartbeat;
@@ -47,7 +48,7 @@ public final class RunQueues {
   static final Duration LOST_AFTER = Duration.ofSeconds(30);
 
   private final Vertx vertx;
-  private final Store store;
+  private final SweepStore sweeps;
   private final Fleet fleet;
   private final Clock clock;
   /**
@@ -65,13 +66,13 @@ public final class RunQueues {
   private record Busy(String runId, boolean accepted, Instant lastNews) {}
 
   /** A coordinator that always leads (one coordinator, or tests). */
-  public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock) {
-    this(vertx, store, fleet, clock, () -> true);
+  public RunQueues(Vertx vertx, SweepStore sweeps, Fleet fleet, Clock clock) {
+    this(vertx, sweeps, fleet, clock, () -> true);
   }
 
-  public RunQueues(Vertx vertx, Store store, Fleet fleet, Clock clock, BooleanSupplier leads) {
+  public RunQueues(Vertx vertx, SweepStore sweeps, Fleet fleet, Clock clock, BooleanSupplier leads) {
     this.vertx = vertx;
-    this.store = store;
+    this.sweeps = sweeps;
     this.fleet = fleet;
     this.clock = clock;
     this.leads = leads;
@@ -109,7 +110,7 @@ public final class RunQueues {
       String message = "interrupted: agent " + agent + " offline, nothing heard of the run since " + b.lastNews()
           + "; results stored so far stay";
       LOG.warn("run {}: {}", b.runId(), message);
-      end(deviceId, b.runId(), null, agent, RunStatus.State.INTERRUPTED, message);
+      end(deviceId, b.runId(), null, agent, RunState.INTERRUPTED, message);
     }
   }
 
@@ -133,7 +134,7 @@ public final class RunQueues {
       }
       Busy asking = new Busy(null, false, now);
       busy.put(deviceId, asking);
-      blocking(() -> store.nextQueuedRun(deviceId)).onComplete(next -> {
+      blocking(() -> sweeps.nextQueuedRun(deviceId)).onComplete(next -> {
         if (busy.get(deviceId) != asking) {
           return;
         }
@@ -181,7 +182,7 @@ public final class RunQueues {
       busy.put(run.deviceId(), new Busy(run.runId(), true, clock.instant()));
     }
     blocking(() -> {
-      store.markAccepted(run.runId(), clock.instant());
+      sweeps.markAccepted(run.runId(), clock.instant());
       return null;
     }).onFailure(e -> LOG.error("run {}: cannot record that it was accepted", run.runId(), e));
   }
@@ -189,7 +190,7 @@ public final class RunQueues {
   private void refused(QueuedRun run, String agentId, String reason) {
     String message = "refused by agent " + agentId + ": " + reason;
     LOG.warn("run {}: {}", run.runId(), message);
-    end(run.deviceId(), run.runId(), run.sweepId(), agentId, RunStatus.State.FAILED, message);
+    end(run.deviceId(), run.runId(), run.sweepId(), agentId, RunState.FAILED, message);
   }
 
   /** An agent reported on a run; once the run is finished its device takes the next one. */
@@ -215,7 +216,7 @@ public final class RunQueues {
         String message = "lost: agent " + heartbeat.agentId() + " reports the device idle and has not reported on the"
             + " run for " + LOST_AFTER.toSeconds() + " s";
         LOG.warn("run {}: {}", b.runId(), message);
-        end(state.deviceId(), b.runId(), null, heartbeat.agentId(), RunStatus.State.INTERRUPTED, message);
+        end(state.deviceId(), b.runId(), null, heartbeat.agentId(), RunState.INTERRUPTED, message);
       } else if (state.runId() != null && b != null && state.runId().equals(b.runId())) {
         busy.put(state.deviceId(), new Busy(b.runId(), true, now));
       } else if (state.runId() != null && b == null) {
@@ -232,12 +233,12 @@ public final class RunQueues {
    * QUEUED and asked the agent for it again (RunQueuesTest saw it under load). A heartbeat naming the run while it
    * ends (an agent that was only cut off still measures it) keeps the device busy until the run reports.
    */
-  private void end(String deviceId, String runId, String sweepId, String agentId, RunStatus.State state,
+  private void end(String deviceId, String runId, String sweepId, String agentId, RunState state,
       String message) {
     Busy ending = new Busy(runId, false, clock.instant());
     busy.put(deviceId, ending);
     blocking(() -> {
-      store.endRun(runId, state, message, clock.instant());
+      sweeps.endRun(runId, state, message, clock.instant());
       return null;
     }).onComplete(done -> {
       if (busy.get(deviceId) == ending) {
@@ -247,7 +248,7 @@ public final class RunQueues {
         LOG.error("run {}: cannot record it as {}", runId, state, done.cause());
       } else {
         vertx.eventBus().publish(Addresses.LIVE_RUNS, new RunStatus(Protocol.SCHEMA_VERSION, runId, sweepId,
-            agentId, deviceId, state, 0, 0, message, clock.instant()));
+            agentId, deviceId, state.wire(), 0, 0, message, clock.instant()));
       }
       mayHaveWork.add(deviceId);
       dispatch();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.store.Pushes;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.ResultStore;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Origin;
@@ -78,7 +78,7 @@ public final class Pushing {
     });
   }
 
-  private record Done(Outcome outcome, List<Store.Incoming> inOrder, Pushes.Stored stored) {}
+  private record Done(Outcome outcome, List<ResultStore.Incoming> inOrder, Pushes.Stored stored) {}
 
   private Done store(Source source, byte[] body) {
     PushedFile file = PushedFile.read(body);
@@ -103,7 +103,7 @@ public final class Pushing {
     int count = file.rows().size();
     LOG.info("push {}: {} of {} result(s) stored, {} already present; {} from {} by token '{}'", pushId,
         stored.fresh().size(), count, count - stored.fresh().size(), source.file(), source.host(), source.token());
-    List<Store.Incoming> inOrder = filing.results().stream().map(r -> new Store.Incoming(r, null)).toList();
+    List<ResultStore.Incoming> inOrder = filing.results().stream().map(r -> new ResultStore.Incoming(r, null)).toList();
     Outcome outcome = new Outcome(pushId, source.file(), source.host(), push.format(), count, stored.fresh().size(),
         count - stored.fresh().size(), filing.sweepIds(), filing.runIds(), now);
     return new Done(outcome, inOrder, stored);

@@ -3,7 +3,7 @@ package io.busload.coordinator.schedule;
 import io.busload.coordinator.store.RunTarget;
 import io.busload.coordinator.store.Schedule;
 import io.busload.coordinator.store.Schedules;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.StoredDevice;
 import io.busload.coordinator.store.Sweep;
 import io.busload.kernels.Catalog;
@@ -29,17 +29,17 @@ public final class Scheduler {
   public static final Duration LATE_AFTER = Duration.ofSeconds(60);
 
   private final Vertx vertx;
-  private final Store store;
+  private final AgentStore agents;
   private final Schedules schedules;
   private final Leadership leadership;
   private final Clock clock;
   private final Consumer<Sweep> onSweep;
   private boolean looking;
 
-  public Scheduler(Vertx vertx, Store store, Schedules schedules, Leadership leadership, Clock clock,
+  public Scheduler(Vertx vertx, AgentStore agents, Schedules schedules, Leadership leadership, Clock clock,
       Consumer<Sweep> onSweep) {
     this.vertx = vertx;
-    this.store = store;
+    this.agents = agents;
     this.schedules = schedules;
     this.leadership = leadership;
     this.clock = clock;
@@ -84,7 +84,7 @@ public final class Scheduler {
       @Override
       public List<RunTarget> targets(Schedule schedule) {
         int kernels = Catalog.cases(schedule.suite()).size();
-        return matching(store.devices(), schedule.target()).stream()
+        return matching(agents.devices(), schedule.target()).stream()
             .map(d -> new RunTarget(d.id(), d.agentId(), kernels))
             .toList();
       }

@@ -1,10 +1,9 @@
 package io.busload.coordinator.store;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import io.busload.protocol.JsonCodec;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +15,10 @@ public final class Analysis {
   /** The ceiling each result is set against: a device-to-device copy timed in the same run (kernels' Catalog). */
   public static final String MEMCPY_KERNEL = "memcpy-d2d";
 
-  private final Store store;
+  private final Database db;
 
-  public Analysis(Store store) {
-    this.store = store;
+  public Analysis(Database db) {
+    this.db = db;
   }
 
   /** One device model's latest valid result for a kernel and params, with its two ceilings. */
@@ -51,26 +50,12 @@ public final class Analysis {
           ORDER BY c.measured_at DESC LIMIT 1) mc ON TRUE
         WHERE m.model IS NOT NULL
         ORDER BY x.model""";
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(sql)) {
-        s.setString(1, kernel);
-        s.setString(2, params);
-        s.setString(3, kernel);
-        s.setString(4, params);
-        s.setString(5, kernel);
-        s.setString(6, params);
-        s.setString(7, MEMCPY_KERNEL);
-        try (ResultSet rs = s.executeQuery()) {
-          List<ComparisonRow> rows = new ArrayList<>();
-          while (rs.next()) {
-            double memcpy = rs.getDouble(7);
-            Double memcpyOrNull = rs.wasNull() ? null : memcpy;
-            rows.add(new ComparisonRow(rs.getString(1), rs.getString(2), rs.getObject(3, UUID.class), rs.getString(4),
-                Store.instant(rs, 5), rs.getDouble(6), memcpyOrNull, rs.getDouble(8), rs.getDouble(9)));
-          }
-          return rows;
-        }
-      }
+    Database.Binder bind = s -> Database.strings(s, kernel, params, kernel, params, kernel, params, MEMCPY_KERNEL);
+    return db.list(sql, bind, rs -> {
+      double memcpy = rs.getDouble(7);
+      Double memcpyOrNull = rs.wasNull() ? null : memcpy;
+      return new ComparisonRow(rs.getString(1), rs.getString(2), rs.getObject(3, UUID.class), rs.getString(4),
+          Database.instant(rs, 5), rs.getDouble(6), memcpyOrNull, rs.getDouble(8), rs.getDouble(9));
     });
   }
 
@@ -98,28 +83,19 @@ public final class Analysis {
 
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, driver_version, agent_version,"
-          + " fatbin_hash, (result_json::jsonb) ->> 'method', (result_json::jsonb) -> 'origin' FROM results"
-          + " WHERE device_id = ? AND kernel = ? AND params = ?"
-          + " AND measured_at < ? AND valid ORDER BY measured_at DESC LIMIT ?")) {
-        s.setString(1, deviceId);
-        s.setString(2, kernel);
-        s.setString(3, params);
-        s.setObject(4, Store.timestamp(before));
-        s.setInt(5, limit);
-        try (ResultSet rs = s.executeQuery()) {
-          List<HistoryPoint> points = new ArrayList<>();
-          while (rs.next()) {
-            String origin = rs.getString(8);
-            points.add(new HistoryPoint(rs.getObject(1, UUID.class), Store.instant(rs, 2), rs.getDouble(3),
-                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), origin(origin == null ? null
-                    : JsonCodec.fromJson(origin.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class))));
-          }
-          return points;
-        }
-      }
-    });
+    return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash,"
+        + " (result_json::jsonb) ->> 'method', (result_json::jsonb) -> 'origin' FROM results"
+        + " WHERE device_id = ? AND kernel = ? AND params = ? AND measured_at < ? AND valid"
+        + " ORDER BY measured_at DESC LIMIT ?", s -> {
+          Database.strings(s, deviceId, kernel, params);
+          s.setObject(4, Database.timestamp(before));
+          s.setInt(5, limit);
+        }, rs -> {
+          String origin = rs.getString(8);
+          return new HistoryPoint(rs.getObject(1, UUID.class), Database.instant(rs, 2), rs.getDouble(3),
+              rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), origin(origin == null ? null
+                  : JsonCodec.fromJson(origin.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class)));
+        });
   }
 
   /** A change beyond a history's noise band, in either direction. */
@@ -134,7 +110,7 @@ public final class Analysis {
     if (changes.isEmpty()) {
       return;
     }
-    store.inTransaction(c -> {
+    db.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("INSERT INTO regressions (id, result_id, kind, device_id, model,"
           + " kernel, params, bandwidth, baseline_median, baseline_mad, noise_band, robust_z, change_fraction,"
           + " history_count, environment_json, measured_at, detected_at)"
@@ -154,9 +130,9 @@ public final class Analysis {
           s.setDouble(12, ch.robustZ());
           s.setDouble(13, ch.changeFraction());
           s.setInt(14, ch.historyCount());
-          s.setString(15, new String(JsonCodec.toJson(ch.environmentDiff()), StandardCharsets.UTF_8));
-          s.setObject(16, Store.timestamp(ch.measuredAt()));
-          s.setObject(17, Store.timestamp(ch.detectedAt()));
+          s.setString(15, Database.json(ch.environmentDiff()));
+          s.setObject(16, Database.timestamp(ch.measuredAt()));
+          s.setObject(17, Database.timestamp(ch.detectedAt()));
           s.addBatch();
         }
         s.executeBatch();
@@ -165,40 +141,21 @@ public final class Analysis {
     });
   }
 
-  private static final com.fasterxml.jackson.core.type.TypeReference<Map<String, Map<String, String>>> DIFF =
-      new com.fasterxml.jackson.core.type.TypeReference<>() {};
+  private static final TypeReference<Map<String, Map<String, String>>> DIFF = new TypeReference<>() {};
 
   /** Recorded changes, newest first, optionally of one device, kernel or kind. */
   public List<Change> changes(String deviceId, String kernel, String kind, int limit) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT id, result_id, kind, device_id, model, kernel, params,"
-          + " bandwidth, baseline_median, baseline_mad, noise_band, robust_z, change_fraction, history_count,"
-          + " environment_json, measured_at, detected_at FROM regressions WHERE (? IS NULL OR device_id = ?)"
-          + " AND (? IS NULL OR kernel = ?) AND (? IS NULL OR kind = ?) ORDER BY detected_at DESC, id DESC LIMIT ?")) {
-        s.setString(1, deviceId);
-        s.setString(2, deviceId);
-        s.setString(3, kernel);
-        s.setString(4, kernel);
-        s.setString(5, kind);
-        s.setString(6, kind);
-        s.setInt(7, limit);
-        try (ResultSet rs = s.executeQuery()) {
-          List<Change> changes = new ArrayList<>();
-          while (rs.next()) {
-            Map<String, Map<String, String>> diff;
-            try {
-              diff = JsonCodec.MAPPER.readValue(rs.getString(15), DIFF);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-              throw new SQLException("environment diff is not JSON: " + e.getOriginalMessage(), e);
-            }
-            changes.add(new Change(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
-                Change.Kind.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getString(6),
-                rs.getString(7), rs.getDouble(8), rs.getDouble(9), rs.getDouble(10), rs.getDouble(11),
-                rs.getDouble(12), rs.getDouble(13), rs.getInt(14), diff, Store.instant(rs, 16), Store.instant(rs, 17)));
-          }
-          return changes;
-        }
-      }
-    });
+    return db.list("SELECT id, result_id, kind, device_id, model, kernel, params, bandwidth, baseline_median,"
+        + " baseline_mad, noise_band, robust_z, change_fraction, history_count, environment_json, measured_at,"
+        + " detected_at FROM regressions WHERE (? IS NULL OR device_id = ?) AND (? IS NULL OR kernel = ?)"
+        + " AND (? IS NULL OR kind = ?) ORDER BY detected_at DESC, id DESC LIMIT ?", s -> {
+          Database.strings(s, deviceId, deviceId, kernel, kernel, kind, kind);
+          s.setInt(7, limit);
+        }, rs -> new Change(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
+            Change.Kind.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getString(6),
+            rs.getString(7), rs.getDouble(8), rs.getDouble(9), rs.getDouble(10), rs.getDouble(11),
+            rs.getDouble(12), rs.getDouble(13), rs.getInt(14),
+            Database.json(rs.getString(15), DIFF, "environment diff is not JSON"), Database.instant(rs, 16),
+            Database.instant(rs, 17)));
   }
 }

@@ -28,10 +28,10 @@ public final class Pushes {
   private static final String PUSH_COLUMNS = "id, token_name, source_host, source_file, remote_address, format,"
       + " results, stored, pushed_at";
 
-  private final Store store;
+  private final Database db;
 
-  public Pushes(Store store) {
-    this.store = store;
+  public Pushes(Database db) {
+    this.db = db;
   }
 
   /**
@@ -87,14 +87,14 @@ public final class Pushes {
    * recorded and the ids stored now.
    */
   public Stored store(Push push, List<PushedRun> runs, List<KernelResult> results, Difference difference) {
-    List<Store.Incoming> incoming = new ArrayList<>(results.size());
+    List<ResultStore.Incoming> incoming = new ArrayList<>(results.size());
     for (KernelResult r : results) {
-      incoming.add(new Store.Incoming(r, null));
+      incoming.add(new ResultStore.Incoming(r, null));
     }
-    return store.inTransaction(c -> {
+    return db.inTransaction(c -> {
       insertPush(c, push);
       insertRuns(c, push, runs);
-      Set<UUID> fresh = Store.upsertIncoming(c, incoming, push.pushedAt());
+      Set<UUID> fresh = ResultStore.insertIncoming(c, incoming, push.pushedAt());
       checkPresent(c, results, fresh, difference);
       try (PreparedStatement s = c.prepareStatement("INSERT INTO pushed_results (result_id, push_id)"
           + " SELECT unnest(?::uuid[]), ?")) {
@@ -124,7 +124,7 @@ public final class Pushes {
       s.setString(5, push.address());
       s.setString(6, push.format());
       s.setInt(7, push.results());
-      s.setObject(8, Store.timestamp(push.pushedAt()));
+      s.setObject(8, Database.timestamp(push.pushedAt()));
       s.executeUpdate();
     }
   }
@@ -138,7 +138,7 @@ public final class Pushes {
       for (Map.Entry<String, String> sweep : sweeps.entrySet()) {
         s.setString(1, sweep.getKey());
         s.setString(2, sweep.getValue());
-        s.setObject(3, Store.timestamp(push.pushedAt()));
+        s.setObject(3, Database.timestamp(push.pushedAt()));
         s.setObject(4, push.id());
         s.addBatch();
       }
@@ -158,8 +158,8 @@ public final class Pushes {
         s.setInt(7, run.total());
         s.setInt(8, run.total());
         s.setString(9, run.message());
-        s.setObject(10, Store.timestamp(push.pushedAt()));
-        s.setObject(11, Store.timestamp(push.pushedAt()));
+        s.setObject(10, Database.timestamp(push.pushedAt()));
+        s.setObject(11, Database.timestamp(push.pushedAt()));
         s.addBatch();
       }
       s.executeBatch();
@@ -203,75 +203,40 @@ public final class Pushes {
 
   /** The newest pushes first. */
   public List<Push> list(int limit) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT " + PUSH_COLUMNS
-          + " FROM pushes ORDER BY pushed_at DESC, id DESC LIMIT ?")) {
-        s.setInt(1, limit);
-        try (ResultSet rs = s.executeQuery()) {
-          List<Push> pushes = new ArrayList<>();
-          while (rs.next()) {
-            pushes.add(push(rs));
-          }
-          return pushes;
-        }
-      }
-    });
+    return db.list("SELECT " + PUSH_COLUMNS + " FROM pushes ORDER BY pushed_at DESC, id DESC LIMIT ?",
+        s -> s.setInt(1, limit), Pushes::push);
   }
 
   public Optional<Push> find(UUID id) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT " + PUSH_COLUMNS + " FROM pushes WHERE id = ?")) {
-        s.setObject(1, id);
-        try (ResultSet rs = s.executeQuery()) {
-          return rs.next() ? Optional.of(push(rs)) : Optional.<Push>empty();
-        }
-      }
-    });
+    return db.first("SELECT " + PUSH_COLUMNS + " FROM pushes WHERE id = ?", s -> s.setObject(1, id), Pushes::push);
   }
 
   /** The ids of the results {@code pushId} stored, in measuring order. */
   public List<UUID> resultsOf(UUID pushId) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT r.id FROM pushed_results p JOIN results r"
-          + " ON r.id = p.result_id WHERE p.push_id = ? ORDER BY r.measured_at, r.id")) {
-        s.setObject(1, pushId);
-        try (ResultSet rs = s.executeQuery()) {
-          List<UUID> ids = new ArrayList<>();
-          while (rs.next()) {
-            ids.add(rs.getObject(1, UUID.class));
-          }
-          return ids;
-        }
-      }
-    });
+    return db.list("SELECT r.id FROM pushed_results p JOIN results r ON r.id = p.result_id WHERE p.push_id = ?"
+        + " ORDER BY r.measured_at, r.id", s -> s.setObject(1, pushId), rs -> rs.getObject(1, UUID.class));
   }
 
   /**
    * Every device that pushed results were measured on, as its newest pushed result describes it, in id order. Not
-   * fleet members: no agent serves them, so schedules and sweeps never target them ({@code Store#devices} stays
-   * the fleet's); views that draw results (Compare) offer them beside the fleet's devices.
+   * fleet members, one row per device id and fingerprint (two hosts of one name push one id: issue 11's lent H100
+   * and H200 were both "vm"): no agent serves them, so schedules and sweeps never target them
+   * ({@code AgentStore#devices} stays the fleet's); views that draw results (Compare) offer them beside the fleet's.
    */
   public List<PushedDevice> devices() {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT ON (r.device_id) r.device_id, r.agent_id,"
-          + " p.source_host, r.model, r.fingerprint, p.pushed_at, r.result_json FROM pushed_results pr"
-          + " JOIN results r ON r.id = pr.result_id JOIN pushes p ON p.id = pr.push_id"
-          + " ORDER BY r.device_id, p.pushed_at DESC, r.measured_at DESC");
-          ResultSet rs = s.executeQuery()) {
-        List<PushedDevice> devices = new ArrayList<>();
-        while (rs.next()) {
+    return db.list("SELECT DISTINCT ON (r.device_id, r.fingerprint) r.device_id, r.agent_id, p.source_host, r.model,"
+        + " r.fingerprint, p.pushed_at, r.result_json FROM pushed_results pr JOIN results r ON r.id = pr.result_id"
+        + " JOIN pushes p ON p.id = pr.push_id ORDER BY r.device_id, r.fingerprint, p.pushed_at DESC, r.measured_at DESC",
+        Database.Binder.NONE, rs -> {
           KernelResult newest = JsonCodec.fromJson(rs.getString(7).getBytes(StandardCharsets.UTF_8),
               KernelResult.class);
-          devices.add(new PushedDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-              rs.getString(5), Store.instant(rs, 6), newest.device()));
-        }
-        return devices;
-      }
-    });
+          return new PushedDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), Database.instant(rs, 6), newest.device());
+        });
   }
 
   private static Push push(ResultSet rs) throws SQLException {
     return new Push(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        rs.getString(6), rs.getInt(7), rs.getInt(8), Store.instant(rs, 9));
+        rs.getString(6), rs.getInt(7), rs.getInt(8), Database.instant(rs, 9));
   }
 }

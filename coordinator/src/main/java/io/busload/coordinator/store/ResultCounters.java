@@ -113,8 +113,8 @@ public final class ResultCounters {
   }
 
   /** The stored counters of {@code ids} (those that have any), as the table holds them. */
-  public static Map<UUID, Counters> read(Store store, List<UUID> ids) {
-    return store.inTransaction(c -> {
+  public static Map<UUID, Counters> read(Database db, List<UUID> ids) {
+    return db.inTransaction(c -> {
       Map<UUID, Counters> found = new LinkedHashMap<>();
       try (PreparedStatement s = c.prepareStatement("SELECT result_id, load_sectors_per_request,"
           + " model_load_sectors_per_request, store_sectors_per_request, model_store_sectors_per_request,"

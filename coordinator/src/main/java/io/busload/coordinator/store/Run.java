@@ -1,18 +1,17 @@
 package io.busload.coordinator.store;
 
-import io.busload.protocol.RunStatus;
-
 /** One suite on one device within a sweep, with the progress its agent last reported. */
 public record Run(
-    String runId, String sweepId, String deviceId, String agentId, RunStatus.State state, int completed, int total,
+    String runId, String sweepId, String deviceId, String agentId, RunState state, int completed, int total,
     String message) {
 
-  /** A finished run frees its device; INTERRUPTED counts, else a lost run would hold the device forever. */
+  /** A finished run frees its device; see {@link RunState#finished()}. */
   public boolean finished() {
-    return finished(state);
+    return state.finished();
   }
 
-  public static boolean finished(RunStatus.State state) {
-    return state == RunStatus.State.DONE || state == RunStatus.State.FAILED || state == RunStatus.State.INTERRUPTED;
+  /** This run moved to {@code next}, with the progress and message given. */
+  Run moved(RunState next, int completed, int total, String message) {
+    return new Run(runId, sweepId, deviceId, agentId, next, completed, total, message);
   }
 }

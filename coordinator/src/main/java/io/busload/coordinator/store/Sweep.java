@@ -1,6 +1,5 @@
 package io.busload.coordinator.store;
 
-import io.busload.protocol.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -36,14 +35,14 @@ public record Sweep(String id, String suite, Map<String, String> options, Instan
    * DONE when every run is done; FAILED once every run has finished and one of them did not succeed (a
    * partial sweep is not a done one); QUEUED while nothing has started; RUNNING in between.
    */
-  public static State stateOf(List<RunStatus.State> runs) {
-    if (runs.stream().allMatch(s -> s == RunStatus.State.DONE)) {
+  public static State stateOf(List<RunState> runs) {
+    if (runs.stream().allMatch(s -> s == RunState.DONE)) {
       return State.DONE;
     }
-    if (runs.stream().allMatch(Run::finished)) {
+    if (runs.stream().allMatch(RunState::finished)) {
       return State.FAILED;
     }
-    if (runs.stream().allMatch(s -> s == RunStatus.State.QUEUED)) {
+    if (runs.stream().allMatch(s -> s == RunState.QUEUED)) {
       return State.QUEUED;
     }
     return State.RUNNING;

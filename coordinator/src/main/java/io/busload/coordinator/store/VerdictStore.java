@@ -20,10 +20,10 @@ import java.util.UUID;
  * the results table and never writes it.
  */
 public final class VerdictStore {
-  private final Store store;
+  private final Database database;
 
-  public VerdictStore(Store store) {
-    this.store = store;
+  public VerdictStore(Database database) {
+    this.database = database;
   }
 
   /** One valid result of a series, as the change detectors and the A/B verdict need it. */
@@ -36,7 +36,7 @@ public final class VerdictStore {
    * {@code since} (null: no lower bound), newest first.
    */
   public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
-    return store.inTransaction(c -> {
+    return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, samples, bytes, model,"
           + " fingerprint, driver_version, agent_version, fatbin_hash, (result_json::jsonb) ->> 'method',"
           + " (result_json::jsonb) -> 'origin' FROM results"
@@ -45,14 +45,14 @@ public final class VerdictStore {
         s.setString(1, deviceId);
         s.setString(2, kernel);
         s.setString(3, params);
-        s.setObject(4, Store.timestamp(before));
-        s.setObject(5, Store.timestamp(since));
-        s.setObject(6, Store.timestamp(since));
+        s.setObject(4, Database.timestamp(before));
+        s.setObject(5, Database.timestamp(since));
+        s.setObject(6, Database.timestamp(since));
         s.setInt(7, limit);
         try (ResultSet rs = s.executeQuery()) {
           List<Point> points = new ArrayList<>();
           while (rs.next()) {
-            points.add(new Point(rs.getObject(1, UUID.class), Store.instant(rs, 2), rs.getDouble(3),
+            points.add(new Point(rs.getObject(1, UUID.class), Database.instant(rs, 2), rs.getDouble(3),
                 doubles(rs.getArray(4)), rs.getLong(5), rs.getString(6), rs.getString(7), rs.getString(8),
                 rs.getString(9), rs.getString(10), rs.getString(11), origin(rs.getString(12))));
           }
@@ -78,7 +78,7 @@ public final class VerdictStore {
 
   /** The devices that measured a kernel case, for the History view's annotations. */
   public List<String> devicesOf(String kernel, String params) {
-    return store.inTransaction(c -> {
+    return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement(
           "SELECT DISTINCT device_id FROM results WHERE kernel = ? AND params = ? AND valid ORDER BY device_id")) {
         s.setString(1, kernel);
@@ -129,7 +129,7 @@ public final class VerdictStore {
     if (changes.isEmpty()) {
       return;
     }
-    store.inTransaction(c -> {
+    database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("INSERT INTO change_points (id, device_id, model, kernel, params,"
           + " kind, first_result_id, announced_result_id, before_median, after_median, change_fraction, noise_sigma,"
           + " p_value, verdict_json, measured_at, detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -149,8 +149,8 @@ public final class VerdictStore {
           s.setDouble(12, ch.noiseSigma());
           s.setDouble(13, ch.pValue());
           s.setString(14, ch.verdictJson());
-          s.setObject(15, Store.timestamp(ch.measuredAt()));
-          s.setObject(16, Store.timestamp(ch.detectedAt()));
+          s.setObject(15, Database.timestamp(ch.measuredAt()));
+          s.setObject(16, Database.timestamp(ch.detectedAt()));
           s.addBatch();
         }
         s.executeBatch();
@@ -161,7 +161,7 @@ public final class VerdictStore {
 
   /** Stored change points, newest first; each filter may be null. */
   public List<StoredChangePoint> changePoints(String deviceId, String kernel, String params, int limit) {
-    return store.inTransaction(c -> {
+    return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, model, kernel, params, kind, first_result_id,"
           + " announced_result_id, before_median, after_median, change_fraction, noise_sigma, p_value, verdict_json,"
           + " measured_at, detected_at FROM change_points WHERE " + SERIES_FILTER
@@ -173,7 +173,7 @@ public final class VerdictStore {
             found.add(new StoredChangePoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
                 rs.getString(4), rs.getString(5), rs.getString(6), rs.getObject(7, UUID.class),
                 rs.getObject(8, UUID.class), rs.getDouble(9), rs.getDouble(10), rs.getDouble(11), rs.getDouble(12),
-                rs.getDouble(13), rs.getString(14), Store.instant(rs, 15), Store.instant(rs, 16)));
+                rs.getDouble(13), rs.getString(14), Database.instant(rs, 15), Database.instant(rs, 16)));
           }
           return found;
         }
@@ -194,17 +194,17 @@ public final class VerdictStore {
       String reason, Instant createdAt) {}
 
   public void insertAccepted(AcceptedChange mark) {
-    store.inTransaction(c -> {
+    database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("INSERT INTO accepted_changes (id, device_id, kernel, params,"
           + " from_time, accepted_by, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
         s.setObject(1, mark.id());
         s.setString(2, mark.deviceId());
         s.setString(3, mark.kernel());
         s.setString(4, mark.params());
-        s.setObject(5, Store.timestamp(mark.from()));
+        s.setObject(5, Database.timestamp(mark.from()));
         s.setString(6, mark.acceptedBy());
         s.setString(7, mark.reason());
-        s.setObject(8, Store.timestamp(mark.createdAt()));
+        s.setObject(8, Database.timestamp(mark.createdAt()));
         s.executeUpdate();
       }
       return null;
@@ -216,7 +216,7 @@ public final class VerdictStore {
    * apply too), newest {@code from} first.
    */
   public List<AcceptedChange> accepted(String deviceId, String kernel, String params, int limit) {
-    return store.inTransaction(c -> {
+    return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, kernel, params, from_time, accepted_by,"
           + " reason, created_at FROM accepted_changes WHERE " + MARK_FILTER
           + " ORDER BY from_time DESC, id DESC LIMIT ?")) {
@@ -225,7 +225,7 @@ public final class VerdictStore {
           List<AcceptedChange> found = new ArrayList<>();
           while (rs.next()) {
             found.add(new AcceptedChange(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                rs.getString(4), Store.instant(rs, 5), rs.getString(6), rs.getString(7), Store.instant(rs, 8)));
+                rs.getString(4), Database.instant(rs, 5), rs.getString(6), rs.getString(7), Database.instant(rs, 8)));
           }
           return found;
         }
@@ -250,14 +250,14 @@ public final class VerdictStore {
 
   /** Every device's newest {@code perCase} valid results of each kernel case measured since {@code since}. */
   public List<Figure> figures(Instant since, int perCase) {
-    return store.inTransaction(c -> {
+    return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT device_id, model, driver_version, kernel, params,"
           + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg((result_json::jsonb) ->> 'method'"
           + " ORDER BY measured_at DESC) FROM (SELECT device_id, model, driver_version, kernel, params, bandwidth,"
           + " result_json, measured_at, row_number() OVER (PARTITION BY device_id, kernel, params"
           + " ORDER BY measured_at DESC) AS n FROM results WHERE valid AND measured_at >= ?) newest WHERE n <= ?"
           + " GROUP BY device_id, model, driver_version, kernel, params ORDER BY kernel, params, device_id")) {
-        s.setObject(1, Store.timestamp(since));
+        s.setObject(1, Database.timestamp(since));
         s.setInt(2, perCase);
         try (ResultSet rs = s.executeQuery()) {
           List<Figure> figures = new ArrayList<>();
@@ -284,7 +284,7 @@ public final class VerdictStore {
   }
 
   private List<KernelResult> results(String sql, String key) {
-    return store.inTransaction(c -> {
+    return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement(sql)) {
         s.setString(1, key);
         try (ResultSet rs = s.executeQuery()) {

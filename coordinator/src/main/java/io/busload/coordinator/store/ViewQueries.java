@@ -1,9 +1,6 @@
 package io.busload.coordinator.store;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -37,10 +34,10 @@ public final class ViewQueries {
           ORDER BY r.kernel, r.params LIMIT 1) n)
       """;
 
-  private final Store store;
+  private final Database db;
 
-  public ViewQueries(Store store) {
-    this.store = store;
+  public ViewQueries(Database db) {
+    this.db = db;
   }
 
   /** A kernel and its parameters as results show them ({@code size=1024;stride=4}). */
@@ -61,16 +58,8 @@ public final class ViewQueries {
 
   /** Every (kernel, params) pair that has a valid result, sorted by kernel, then params. */
   public List<KernelParams> kernels() {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(PAIRS + "SELECT kernel, params FROM pairs ORDER BY kernel, params");
-          ResultSet rs = s.executeQuery()) {
-        List<KernelParams> pairs = new ArrayList<>();
-        while (rs.next()) {
-          pairs.add(new KernelParams(rs.getString(1), rs.getString(2)));
-        }
-        return pairs;
-      }
-    });
+    return db.list(PAIRS + "SELECT kernel, params FROM pairs ORDER BY kernel, params", Database.Binder.NONE,
+        rs -> new KernelParams(rs.getString(1), rs.getString(2)));
   }
 
   /**
@@ -89,45 +78,21 @@ public final class ViewQueries {
         : PAIRS + "SELECT x.result_json FROM pairs p CROSS JOIN LATERAL (SELECT r.result_json FROM results r"
             + " WHERE r.kernel = p.kernel AND r.params = p.params AND r.model = ? AND r.valid"
             + " ORDER BY r.measured_at DESC LIMIT 1) x ORDER BY p.kernel, p.params";
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement(sql)) {
-        if (deviceId != null) {
-          s.setString(1, deviceId);
-          s.setString(2, deviceId);
-          s.setString(3, deviceId);
-        } else {
-          s.setString(1, model);
-        }
-        try (ResultSet rs = s.executeQuery()) {
-          List<String> json = new ArrayList<>();
-          while (rs.next()) {
-            json.add(rs.getString(1));
-          }
-          return json;
-        }
-      }
-    });
+    Database.Binder bind = deviceId != null
+        ? s -> Database.strings(s, deviceId, deviceId, deviceId)
+        : s -> Database.strings(s, model);
+    return db.list(sql, bind, rs -> rs.getString(1));
   }
 
   /** The newest {@code limit} valid results of {@code kernel} with {@code params}, every device, newest first. */
   public List<HistoryPoint> history(String kernel, String params, int limit) {
-    return store.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.device_id, r.model, r.measured_at, r.bandwidth,"
-          + " p.push_id IS NOT NULL FROM results r LEFT JOIN pushed_results p ON p.result_id = r.id"
-          + " WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.bandwidth IS NOT NULL"
-          + " ORDER BY r.measured_at DESC, r.id DESC LIMIT ?")) {
-        s.setString(1, kernel);
-        s.setString(2, params);
-        s.setInt(3, limit);
-        try (ResultSet rs = s.executeQuery()) {
-          List<HistoryPoint> points = new ArrayList<>();
-          while (rs.next()) {
-            points.add(new HistoryPoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                Store.instant(rs, 4), rs.getDouble(5), rs.getBoolean(6)));
-          }
-          return points;
-        }
-      }
-    });
+    return db.list("SELECT r.id, r.device_id, r.model, r.measured_at, r.bandwidth, p.push_id IS NOT NULL"
+        + " FROM results r LEFT JOIN pushed_results p ON p.result_id = r.id"
+        + " WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.bandwidth IS NOT NULL"
+        + " ORDER BY r.measured_at DESC, r.id DESC LIMIT ?", s -> {
+          Database.strings(s, kernel, params);
+          s.setInt(3, limit);
+        }, rs -> new HistoryPoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+            Database.instant(rs, 4), rs.getDouble(5), rs.getBoolean(6)));
   }
 }

@@ -3,7 +3,6 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.SettableClock;
@@ -12,19 +11,15 @@ import io.busload.protocol.Addresses;
 import io.busload.protocol.AgentHello;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.Protocol;
-import io.vertx.core.Vertx;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Schedule targets by host label, over real HTTP and a real PostgreSQL: labels arrive in agents' hellos, are stored
@@ -36,27 +31,17 @@ class HostLabelsApiTest {
   private static final DeviceInfo WEST = Fixtures.cpu("west-1");
   private static final DeviceInfo OLD = Fixtures.cpu("old-1");
 
-  @TempDir Path dir;
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-01T09:59:30Z"));
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator(clock);
   private Http http;
 
   @BeforeEach
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir), clock).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
+  void start() {
+    http = local.http();
     hello("east-1", List.of("lab-east", "rack=a"), EAST_0, EAST_1);
     hello("west-1", List.of("lab-west", "rack=a"), WEST);
     // An agent from before labels: its hello has none.
     assertThat(send(Fixtures.hello("old-1", OLD)).ok()).isTrue();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
   }
 
   @Test
@@ -162,10 +147,6 @@ class HostLabelsApiTest {
   }
 
   private Ack send(AgentHello hello) {
-    try {
-      return vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, hello).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply to the hello", e);
-    }
+    return local.request(Addresses.AGENT_HELLO, hello);
   }
 }

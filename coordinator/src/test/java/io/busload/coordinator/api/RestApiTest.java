@@ -3,24 +3,18 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The REST API of a running coordinator (a plain, non-clustered Vert.x: the event bus is local, everything
@@ -30,25 +24,13 @@ class RestApiTest {
   private static final DeviceInfo CPU = Fixtures.cpu("h1");
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
 
   @BeforeEach
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
-    Ack ack = vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("a1", CPU, GPU))
-        .await(10, TimeUnit.SECONDS).body();
-    assertThat(ack.ok()).isTrue();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
+  void start() {
+    http = local.http();
+    assertThat(local.request(Addresses.AGENT_HELLO, Fixtures.hello("a1", CPU, GPU)).ok()).isTrue();
   }
 
   @Test
@@ -130,7 +112,7 @@ class RestApiTest {
 
   @Test
   void postSweep_bodyOverLimit_413NamingBodyAndNothingStored() {
-    byte[] big = new byte[(int) RestApi.BODY_LIMIT + 10];
+    byte[] big = new byte[(int) Requests.BODY_LIMIT + 10];
     java.util.Arrays.fill(big, (byte) ' ');
 
     HttpResponse<String> response = http.post("/api/sweeps", big);
@@ -199,14 +181,23 @@ class RestApiTest {
     assertThat(Http.json(response).get("field").asText()).isEqualTo("limit");
   }
 
+  @Test
+  void routing_unknownPathUnderAResourceOrWrongMethod_404Or405Problem() {
+    HttpResponse<String> deeper = http.get("/api/sweeps/a/b");
+    HttpResponse<String> wrongMethod = http.delete("/api/sweeps");
+    HttpResponse<String> unknownAction = http.post("/api/schedules/x/pausex", "{}");
+
+    assertThat(deeper.statusCode()).isEqualTo(404);
+    assertThat(deeper.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
+    assertThat(Http.json(deeper).get("detail").asText()).isEqualTo("no such resource: /api/sweeps/a/b");
+    assertThat(wrongMethod.statusCode()).isEqualTo(405);
+    assertThat(Http.json(wrongMethod).get("detail").asText()).isEqualTo("DELETE is not allowed on /api/sweeps");
+    assertThat(unknownAction.statusCode()).isEqualTo(404);
+    assertThat(Http.json(http.get("/api/sweeps/"))).isEmpty();
+  }
+
   private KernelResult store(KernelResult result) {
-    Ack ack;
-    try {
-      ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, result).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("result not acked in 10 s", e);
-    }
-    assertThat(ack.ok()).isTrue();
+    assertThat(local.request(Addresses.RESULTS, result).ok()).isTrue();
     return result;
   }
 

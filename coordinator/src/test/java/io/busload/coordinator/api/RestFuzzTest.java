@@ -3,19 +3,14 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
-import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.JsonCodec;
 import io.busload.coordinator.store.DatabaseSettings;
-import io.vertx.core.Vertx;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -26,11 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6: bad JSON, wrong types, huge bodies, bad cron and injection strings at every write endpoint, odd query
@@ -46,29 +39,16 @@ class RestFuzzTest {
       "-1", "1e309", "x".repeat(5000));
   private static final String DEVICE = "rest-host/cpu";
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private DatabaseSettings database;
 
   @BeforeEach
-  void start() throws Exception {
-    CoordinatorSettings settings = RestApiTestSettings.of(dir);
-    database = settings.database();
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, settings).await(60, TimeUnit.SECONDS);
-    Ack hello = vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("rest-agent",
-        Fixtures.cpu("rest-host"))).await(10, TimeUnit.SECONDS).body();
-    assertThat(hello.ok()).isTrue();
-    http = new Http(coordinator.httpPort());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (vertx != null) {
-      vertx.close().await(30, TimeUnit.SECONDS);
-    }
+  void start() {
+    database = local.settings().database();
+    assertThat(local.request(Addresses.AGENT_HELLO, Fixtures.hello("rest-agent", Fixtures.cpu("rest-host"))).ok())
+        .isTrue();
+    http = local.http();
   }
 
   @Test
@@ -76,72 +56,30 @@ class RestFuzzTest {
     Map<String, Long> before = rows();
     List<String> bodies = badBodies();
     List<String> scheduleBodies = badScheduleBodies();
-    Map<Integer, Integer> statuses = new TreeMap<>();
-    List<String> failures = new ArrayList<>();
-    int requests = 0;
-    for (String body : bodies) {
-      for (String[] endpoint : List.of(new String[] {"POST", "/api/sweeps"}, new String[] {"POST", "/api/schedules"},
-          new String[] {"PUT", "/api/schedules/no-such-schedule"})) {
-        HttpResponse<String> response = endpoint[0].equals("POST") ? http.post(endpoint[1], body)
-            : http.put(endpoint[1], body);
-        requests++;
-        statuses.merge(response.statusCode(), 1, Integer::sum);
-        String problem = problem(response, true);
-        if (problem != null) {
-          failures.add(endpoint[0] + " " + endpoint[1] + " " + abbreviate(body) + " -> " + problem);
-        }
-      }
-    }
+    Answers answers = new Answers(true);
+    answers.sendAll(bodies, List.of(new String[] {"POST", "/api/sweeps"}, new String[] {"POST", "/api/schedules"},
+        new String[] {"PUT", "/api/schedules/no-such-schedule"}));
     // Bad only as schedules (a sweep takes no cron and ignores fields it does not know).
-    for (String body : scheduleBodies) {
-      for (String[] endpoint : List.of(new String[] {"POST", "/api/schedules"},
-          new String[] {"PUT", "/api/schedules/no-such-schedule"})) {
-        HttpResponse<String> response = endpoint[0].equals("POST") ? http.post(endpoint[1], body)
-            : http.put(endpoint[1], body);
-        requests++;
-        statuses.merge(response.statusCode(), 1, Integer::sum);
-        String problem = problem(response, true);
-        if (problem != null) {
-          failures.add(endpoint[0] + " " + endpoint[1] + " " + abbreviate(body) + " -> " + problem);
-        }
-      }
-    }
+    answers.sendAll(scheduleBodies, List.of(new String[] {"POST", "/api/schedules"},
+        new String[] {"PUT", "/api/schedules/no-such-schedule"}));
     // Bodies past the 1 MiB limit, one well-formed and one not.
     String huge = "{\"suite\":\"stride\",\"devices\":[\"" + "d".repeat(2 << 20) + "\"]}";
     for (String body : List.of(huge, "[".repeat(3 << 20))) {
       for (String path : List.of("/api/sweeps", "/api/schedules")) {
-        HttpResponse<String> response = http.post(path, body);
-        requests++;
-        statuses.merge(response.statusCode(), 1, Integer::sum);
-        String problem = problem(response, true);
-        if (problem != null) {
-          failures.add("POST " + path + " huge body -> " + problem);
-        }
+        answers.check("POST " + path + " huge body", http.post(path, body));
       }
     }
     // Actions on schedules that do not exist, with odd ids.
     for (String id : INJECTIONS.subList(0, 8)) {
       String encoded = URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
       for (String path : List.of("/api/schedules/" + encoded + "/pause", "/api/schedules/" + encoded + "/resume")) {
-        HttpResponse<String> response = http.post(path, "");
-        requests++;
-        statuses.merge(response.statusCode(), 1, Integer::sum);
-        String problem = problem(response, true);
-        if (problem != null) {
-          failures.add("POST " + path + " -> " + problem);
-        }
+        answers.check("POST " + path, http.post(path, ""));
       }
-      HttpResponse<String> deleted = http.delete("/api/schedules/" + encoded);
-      requests++;
-      statuses.merge(deleted.statusCode(), 1, Integer::sum);
-      String problem = problem(deleted, true);
-      if (problem != null) {
-        failures.add("DELETE /api/schedules/" + encoded + " -> " + problem);
-      }
+      answers.check("DELETE /api/schedules/" + encoded, http.delete("/api/schedules/" + encoded));
     }
     Map<String, Long> after = rows();
 
-    assertThat(failures).as("answers that were not a clean 4xx problem naming a field").isEmpty();
+    assertThat(answers.failures).as("answers that were not a clean 4xx problem naming a field").isEmpty();
     assertThat(after).as("rows before and after").isEqualTo(before);
     // The endpoints do work: a good sweep and a good schedule are accepted afterwards.
     assertThat(http.post("/api/sweeps", "{\"suite\":\"stride\",\"devices\":[\"" + DEVICE + "\"]}").statusCode())
@@ -150,7 +88,8 @@ class RestFuzzTest {
         .isEqualTo(201);
     System.out.printf("REST fuzz (writes): %d bad requests (%d bodies x 3 endpoints, %d schedule bodies x 2, 4 over 1 MiB, 24 odd ids), "
         + "statuses %s, clean problem+json naming a field: %d, leaks 0, rows before %s after %s%n",
-        requests, bodies.size(), scheduleBodies.size(), statuses, requests - failures.size(), before, after);
+        answers.requests, bodies.size(), scheduleBodies.size(), answers.statuses,
+        answers.requests - answers.failures.size(), before, after);
   }
 
   @Test
@@ -169,41 +108,63 @@ class RestFuzzTest {
         "2026-13-45T00:00:00Z", "+200000-01-01T00:00:00Z", "-999999-01-01T00:00:00Z", "00000000-0000-0000-0000-000000000000",
         "csv", "CSV", "xml", "running", "DONE", "stride=1;elements=2", "\u202E", "\r\nX-Injected: 1"));
     Map<String, Long> before = rows();
-    Map<Integer, Integer> statuses = new TreeMap<>();
-    List<String> failures = new ArrayList<>();
-    int requests = 0;
+    Answers answers = new Answers(false);
     for (Map.Entry<String, List<String>> endpoint : endpoints.entrySet()) {
       for (String param : endpoint.getValue()) {
         for (String value : values) {
           String query = endpoint.getKey() + "?" + param + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)
               + (endpoint.getKey().equals("/api/comparisons") && !param.equals("kernel") ? "&kernel=stride_copy_fp32"
                   : "");
-          HttpResponse<String> response = http.get(query);
-          requests++;
-          statuses.merge(response.statusCode(), 1, Integer::sum);
-          String problem = response.statusCode() == 200 ? leak(response.body()) : problem(response, false);
-          if (problem != null) {
-            failures.add(query.substring(0, Math.min(query.length(), 120)) + " -> " + problem);
-          }
+          answers.check(query.substring(0, Math.min(query.length(), 120)), http.get(query));
         }
       }
     }
     // Unknown parameters and repeated ones are ignored or refused, never a failure.
     for (String query : List.of("/api/results?nope=1", "/api/results?limit=1&limit=2", "/api/sweeps/%00",
         "/api/runs/" + "r".repeat(3000), "/api/results?" + "a=1&".repeat(500))) {
-      HttpResponse<String> response = http.get(query);
-      requests++;
-      statuses.merge(response.statusCode(), 1, Integer::sum);
-      String problem = response.statusCode() == 200 ? leak(response.body()) : problem(response, false);
-      if (problem != null) {
-        failures.add(query.substring(0, Math.min(query.length(), 120)) + " -> " + problem);
+      answers.check(query.substring(0, Math.min(query.length(), 120)), http.get(query));
+    }
+
+    assertThat(answers.failures).as("5xx, leaks or problems without a field").isEmpty();
+    assertThat(rows()).isEqualTo(before);
+    System.out.printf("REST fuzz (reads): %d requests with odd query params on %d endpoints, statuses %s, "
+        + "5xx 0, leaks 0%n", answers.requests, endpoints.size(), answers.statuses);
+  }
+
+  /**
+   * Every answer of a fuzz run: how many of each status, and each that was not clean. For writes ({@code writes}),
+   * clean is a 4xx problem naming its field; for reads, a 200 that leaks nothing or a 4xx problem.
+   */
+  private final class Answers {
+    private final boolean writes;
+    final Map<Integer, Integer> statuses = new TreeMap<>();
+    final List<String> failures = new ArrayList<>();
+    int requests;
+
+    Answers(boolean writes) {
+      this.writes = writes;
+    }
+
+    /** Sends each body to each endpoint (method, path). */
+    void sendAll(List<String> bodies, List<String[]> endpoints) {
+      for (String body : bodies) {
+        for (String[] endpoint : endpoints) {
+          HttpResponse<String> response = endpoint[0].equals("POST") ? http.post(endpoint[1], body)
+              : http.put(endpoint[1], body);
+          check(endpoint[0] + " " + endpoint[1] + " " + abbreviate(body), response);
+        }
       }
     }
 
-    assertThat(failures).as("5xx, leaks or problems without a field").isEmpty();
-    assertThat(rows()).isEqualTo(before);
-    System.out.printf("REST fuzz (reads): %d requests with odd query params on %d endpoints, statuses %s, "
-        + "5xx 0, leaks 0%n", requests, endpoints.size(), statuses);
+    void check(String request, HttpResponse<String> response) {
+      requests++;
+      statuses.merge(response.statusCode(), 1, Integer::sum);
+      String problem = writes ? problem(response, true)
+          : response.statusCode() == 200 ? leak(response.body()) : problem(response, false);
+      if (problem != null) {
+        failures.add(request + " -> " + problem);
+      }
+    }
   }
 
   /** Null when {@code response} is a 4xx application/problem+json naming a field and leaking nothing. */

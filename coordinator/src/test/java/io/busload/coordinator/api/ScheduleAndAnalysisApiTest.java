@@ -3,7 +3,6 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.analysis.RegressionWatch;
@@ -15,48 +14,34 @@ import io.busload.protocol.Protocol;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Schedules, comparisons, regressions, the OpenAPI document and metrics over real HTTP and a real PostgreSQL. */
 class ScheduleAndAnalysisApiTest {
   private static final DeviceInfo H100 = Fixtures.gpu("h1", 0);
   private static final DeviceInfo CPU = Fixtures.cpu("h1");
 
-  @TempDir Path dir;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Vertx vertx;
-  private Coordinator coordinator;
   private Http http;
 
   @BeforeEach
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
+  void start() {
+    vertx = local.vertx();
+    http = local.http();
     assertThat(send(Addresses.AGENT_HELLO, Fixtures.hello("a1", CPU, H100)).ok()).isTrue();
   }
 
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
-  }
-
   private Ack send(String address, Object body) {
-    try {
-      return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply on " + address, e);
-    }
+    return local.request(address, body);
   }
 
   @Test

@@ -3,54 +3,37 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.vertx.core.Vertx;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** GET /api/results/latest, /api/kernels and /api/history of a running coordinator, results sent by an agent. */
 class ViewQueriesApiTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private KernelResult older;
   private KernelResult newer;
 
   @BeforeEach
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
-    assertThat(vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("a1", GPU))
-        .await(10, TimeUnit.SECONDS).body().ok()).isTrue();
+  void start() {
+    http = local.http();
+    assertThat(local.request(Addresses.AGENT_HELLO, Fixtures.hello("a1", GPU)).ok()).isTrue();
     older = Fixtures.result("s1", "r1", "a1", GPU, 4, true, Instant.now().minusSeconds(60));
     newer = Fixtures.result("s2", "r2", "a1", GPU, 4, true, Instant.now());
     for (KernelResult r : new KernelResult[] {older, newer}) {
-      assertThat(vertx.eventBus().<Ack>request(Addresses.RESULTS, r).await(10, TimeUnit.SECONDS).body().ok()).isTrue();
+      assertThat(local.request(Addresses.RESULTS, r).ok()).isTrue();
     }
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
   }
 
   private static String enc(String value) {

@@ -4,7 +4,8 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.store.DatabaseSettings;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.Database;
+import io.busload.coordinator.store.ResultStore;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.cluster.ClusterSettings;
@@ -43,7 +44,7 @@ import java.util.stream.Stream;
  *
  * <ol>
  *   <li><b>A year of results first.</b> 1,000,000 results, measured times spread over a year, stored directly
- *       ({@link Store#upsertResults}, not timed), then VACUUM ANALYZE as autovacuum would: results go into a store
+ *       ({@link ResultStore#insertResults}, not timed), then VACUUM ANALYZE as autovacuum would: results go into a store
  *       that holds history, whose indexes no longer fit in PostgreSQL's buffers.
  *   <li><b>Ingest.</b> The coordinator (this JVM) on an embedded PostgreSQL 18 with {@code fsync} and
  *       {@code synchronous_commit} on (as the coordinator runs it: an ack must mean on disk). An agent-role cluster
@@ -100,8 +101,9 @@ public final class StoreBench {
 
       // Ingest into a store that already holds a year of results, as a coordinator's does: its indexes no longer
       // fit in PostgreSQL's buffers, unlike an empty table's.
-      Store store = Vertx.vertx().executeBlocking(() -> Store.open(database, dir.resolve("data")))
+      Database db = Vertx.vertx().executeBlocking(() -> Database.open(database, dir.resolve("data")))
           .await(60, TimeUnit.SECONDS);
+      ResultStore store = new ResultStore(db);
       List<DeviceInfo> devices = BenchAgent.devices();
       fill(store, devices, storedTotal, samples);
       vacuumAnalyze(database);
@@ -139,7 +141,7 @@ public final class StoreBench {
           "history of one device and kernel, all params (newest 1000)");
       export(http, base + "/api/results?format=csv&limit=" + storedTotal, storedTotal);
 
-      store.close();
+      db.close();
       coordinator.stop().await(30, TimeUnit.SECONDS);
     }
     System.out.printf("load after: %s%n", loadAverage());
@@ -303,7 +305,7 @@ public final class StoreBench {
   }
 
   /** Fills the store directly (not the figure measured) to the total, measured times spread over a year. */
-  private static void fill(Store store, List<DeviceInfo> devices, long missing, int samples) {
+  private static void fill(ResultStore store, List<DeviceInfo> devices, long missing, int samples) {
     long start = System.nanoTime();
     Instant origin = Instant.now().minus(Duration.ofDays(365));
     int batch = 5000;
@@ -314,7 +316,7 @@ public final class StoreBench {
         results.add(BenchAgent.result(devices, n, samples,
             origin.plusMillis(n * (365L * 86_400_000L / Math.max(1, missing)))));
       }
-      store.upsertResults(results, Instant.now());
+      store.insertResults(results, Instant.now());
     }
     System.out.printf("filled %,d results directly in %.1f s%n", Math.max(0, missing), (System.nanoTime() - start) / 1e9);
   }

@@ -8,6 +8,7 @@ import io.busload.coordinator.AgentDouble;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.DatabaseSettings;
@@ -27,7 +28,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.MessageCodec;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -499,29 +499,6 @@ class EventBusFuzzTest {
         ids.add(rs.getObject(1, UUID.class));
       }
       return ids;
-    }
-  }
-
-  /** Writes a Buffer as it is, under whatever name it is given: the fuzzer's way to put any bytes on the wire. */
-  private record RawCodec(String name) implements MessageCodec<Buffer, Buffer> {
-    @Override
-    public void encodeToWire(Buffer buffer, Buffer body) {
-      buffer.appendBuffer(body);
-    }
-
-    @Override
-    public Buffer decodeFromWire(int pos, Buffer buffer) {
-      return buffer.slice(pos, buffer.length());
-    }
-
-    @Override
-    public Buffer transform(Buffer body) {
-      return body;
-    }
-
-    @Override
-    public byte systemCodecID() {
-      return -1;
     }
   }
 }

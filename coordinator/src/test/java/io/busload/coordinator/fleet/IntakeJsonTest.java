@@ -8,6 +8,7 @@ import io.busload.coordinator.AgentDouble;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.DatabaseSettings;
@@ -21,7 +22,6 @@ import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.MessageCodec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -60,7 +60,7 @@ class IntakeJsonTest {
     agentVertx = cluster.join(ClusterSettings.AGENT);
     // This member writes result frames byte for byte, under the protocol codec's name.
     agentVertx.eventBus().unregisterDefaultCodec(KernelResult.class);
-    agentVertx.eventBus().registerCodec(new Frames());
+    agentVertx.eventBus().registerCodec(new RawCodec(CODEC));
     agent = new AgentDouble(agentVertx, Fixtures.hello("json-agent", GPU));
     cluster.onClose(agent);
   }
@@ -114,34 +114,6 @@ class IntakeJsonTest {
             + "'")) {
       assertThat(rs.next()).as("stored: %s", result.id()).isTrue();
       return rs.getString(1);
-    }
-  }
-
-  /** Writes a buffer as it is: the frame (length prefix and JSON) the protocol's codec would write. */
-  private static final class Frames implements MessageCodec<Buffer, Buffer> {
-    @Override
-    public void encodeToWire(Buffer buffer, Buffer frame) {
-      buffer.appendBuffer(frame);
-    }
-
-    @Override
-    public Buffer decodeFromWire(int pos, Buffer buffer) {
-      return buffer.slice(pos, buffer.length());
-    }
-
-    @Override
-    public Buffer transform(Buffer frame) {
-      return frame;
-    }
-
-    @Override
-    public String name() {
-      return CODEC;
-    }
-
-    @Override
-    public byte systemCodecID() {
-      return -1;
     }
   }
 }

@@ -14,7 +14,7 @@ import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.RunTarget;
 import io.busload.coordinator.store.Schedule;
 import io.busload.coordinator.store.Schedules;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.Database;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
@@ -53,8 +53,8 @@ class ScheduleTest {
     DatabaseSettings database = TestDatabase.fresh();
     Vertx vertx = Vertx.vertx();
     ExecutorService pool = Executors.newFixedThreadPool(2);
-    try (Store store = vertx.executeBlocking(() -> Store.open(database, dir)).await(30, TimeUnit.SECONDS)) {
-      Schedules schedules = new Schedules(store);
+    try (Database db = vertx.executeBlocking(() -> Database.open(database, dir)).await(30, TimeUnit.SECONDS)) {
+      Schedules schedules = new Schedules(db);
       Instant due = Instant.parse("2026-11-01T10:00:00Z");
       Schedule schedule = new Schedule("s1", "x", "0 * * * *", "UTC", "stride", Map.of(),
           new Schedule.Target(Schedule.Target.Kind.ALL, null), false, due, due.minusSeconds(3600), due.minusSeconds(3600));

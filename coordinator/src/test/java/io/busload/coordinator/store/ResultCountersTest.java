@@ -4,24 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.busload.coordinator.Fixtures;
-import io.busload.coordinator.TestDatabase;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Profiled results' counters in result_counters (V3), on a real PostgreSQL: a fresh database per test. */
 class ResultCountersTest {
@@ -30,56 +23,45 @@ class ResultCountersTest {
       List.of("loads: 8.00 sectors/request measured, 4.00 modelled"), List.of("busload_stride_copy_f32"),
       "ncu, one launch");
 
-  @TempDir Path dir;
-  private final DatabaseSettings database = TestDatabase.fresh();
-  private Store store;
-
-  @BeforeEach
-  void open() {
-    store = Store.open(database, dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
+  @RegisterExtension final OpenDatabase database = new OpenDatabase();
+  private final ResultStore store = new ResultStore(database.db());
 
   private KernelResult profiled(long stride) {
     return Fixtures.result("s1", "r1", "a1", GPU, stride, true, Instant.now()).withCounters(FLAGGED);
   }
 
   @Test
-  void upsertResults_profiledAndNot_oneCountersRowPerProfiledResultWithEveryFigure() throws Exception {
+  void insertResults_profiledAndNot_oneCountersRowPerProfiledResultWithEveryFigure() throws Exception {
     KernelResult withCounters = profiled(1);
     KernelResult without = Fixtures.result("s1", "r1", "a1", GPU, 2, true, Instant.now());
 
-    store.upsertResults(List.of(withCounters, without), Instant.now());
+    store.insertResults(List.of(withCounters, without), Instant.now());
 
-    assertThat(query("SELECT count(*) FROM result_counters")).isEqualTo("1");
-    assertThat(query("SELECT concat_ws('|', load_sectors_per_request, model_load_sectors_per_request,"
+    assertThat(database.text("SELECT count(*) FROM result_counters")).isEqualTo("1");
+    assertThat(database.text("SELECT concat_ws('|', load_sectors_per_request, model_load_sectors_per_request,"
         + " store_sectors_per_request, model_store_sectors_per_request, dram_bytes_read, model_dram_bytes_read,"
         + " coalesce(dram_bytes_written::text, 'null'), model_dram_bytes_written, flagged, flags[1], kernels[1],"
         + " method) FROM result_counters WHERE result_id = '" + withCounters.id() + "'"))
         .isEqualTo("8|4|4|4|8470000|8388608|null|4194304|t|loads: 8.00 sectors/request measured, 4.00 modelled"
             + "|busload_stride_copy_f32|ncu, one launch");
-    assertThat(ResultCounters.read(store, List.of(withCounters.id(), without.id())))
+    assertThat(ResultCounters.read(database.db(), List.of(withCounters.id(), without.id())))
         .containsExactly(Map.entry(withCounters.id(), FLAGGED));
   }
 
   @Test
-  void upsertResult_redelivered_stillOneRow() throws Exception {
+  void insertResult_redelivered_stillOneRow() throws Exception {
     KernelResult result = profiled(1);
 
-    store.upsertResult(result, Instant.now());
-    store.upsertResult(result, Instant.now());
+    store.insertResult(result, Instant.now());
+    store.insertResult(result, Instant.now());
 
-    assertThat(query("SELECT count(*) FROM result_counters")).isEqualTo("1");
+    assertThat(database.text("SELECT count(*) FROM result_counters")).isEqualTo("1");
   }
 
   @Test
   void results_profiledResult_readBackWithItsCounters() {
     KernelResult result = profiled(4);
-    store.upsertResult(result, Instant.now());
+    store.insertResult(result, Instant.now());
 
     StoredResult page = store.results(new ResultQuery(null, null, null, 10), null, 10).getFirst();
 
@@ -89,14 +71,14 @@ class ResultCountersTest {
 
   /** The counters insert fails (a trigger raises): the result it belongs to must not be stored either. */
   @Test
-  void upsertResults_countersInsertFails_resultRolledBackToo() throws Exception {
-    execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused';"
+  void insertResults_countersInsertFails_resultRolledBackToo() throws Exception {
+    database.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused';"
         + " END $$");
-    execute("CREATE TRIGGER refuse BEFORE INSERT ON result_counters FOR EACH ROW EXECUTE FUNCTION refuse()");
+    database.execute("CREATE TRIGGER refuse BEFORE INSERT ON result_counters FOR EACH ROW EXECUTE FUNCTION refuse()");
 
-    assertThatThrownBy(() -> store.upsertResults(List.of(profiled(1),
+    assertThatThrownBy(() -> store.insertResults(List.of(profiled(1),
         Fixtures.result("s1", "r1", "a1", GPU, 2, true, Instant.now())), Instant.now()))
-        .isInstanceOf(Store.StoreException.class).hasMessageContaining("refused");
+        .isInstanceOf(StoreException.class).hasMessageContaining("refused");
 
     assertThat(store.resultCount()).isZero();
   }
@@ -118,17 +100,4 @@ class ResultCountersTest {
         List.of(), List.of(), "m".repeat(10_001)))).startsWith("counters.method: at most 10000 characters");
   }
 
-  private String query(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password());
-        ResultSet rs = c.createStatement().executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
-    }
-  }
-
-  private void execute(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password())) {
-      c.createStatement().execute(sql);
-    }
-  }
 }

@@ -1,10 +1,10 @@
 package io.busload.coordinator.store;
 
-import static io.busload.protocol.RunStatus.State.DONE;
-import static io.busload.protocol.RunStatus.State.FAILED;
-import static io.busload.protocol.RunStatus.State.INTERRUPTED;
-import static io.busload.protocol.RunStatus.State.QUEUED;
-import static io.busload.protocol.RunStatus.State.RUNNING;
+import static io.busload.coordinator.store.RunState.DONE;
+import static io.busload.coordinator.store.RunState.FAILED;
+import static io.busload.coordinator.store.RunState.INTERRUPTED;
+import static io.busload.coordinator.store.RunState.QUEUED;
+import static io.busload.coordinator.store.RunState.RUNNING;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.busload.coordinator.Fixtures;
-import io.busload.coordinator.TestDatabase;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The dashboard's bounded reads on a real PostgreSQL: two devices of one model, newer and older, valid and
@@ -28,8 +25,7 @@ class ViewQueriesTest {
   private static final Instant T2 = T1.plusSeconds(3600);
   private static final Instant T3 = T2.plusSeconds(3600);
 
-  @TempDir Path dir;
-  private Store store;
+  @RegisterExtension final OpenDatabase database = new OpenDatabase();
   private ViewQueries views;
   private KernelResult aStride1Old;
   private KernelResult aStride1New;
@@ -38,20 +34,14 @@ class ViewQueriesTest {
 
   @BeforeEach
   void fill() {
-    store = Store.open(TestDatabase.fresh(), dir);
-    views = new ViewQueries(store);
+    views = new ViewQueries(database.db());
     aStride1Old = Fixtures.result("s1", "r1", "a", A, 1, true, T1);
     aStride1New = Fixtures.result("s2", "r2", "a", A, 1, true, T2);
     aStride2 = Fixtures.result("s1", "r1", "a", A, 2, true, T1);
     bStride1 = Fixtures.result("s3", "r3", "b", B, 1, true, T3);
-    store.upsertResults(List.of(aStride1Old, aStride1New, aStride2, bStride1,
+    new ResultStore(database.db()).insertResults(List.of(aStride1Old, aStride1New, aStride2, bStride1,
         Fixtures.result("s3", "r4", "a", A, 2, false, T3), // newest of stride 2, but invalid
         Fixtures.result("s3", "r4", "a", A, 4, false, T3)), T3); // stride 4 never valid
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
   }
 
   private static List<KernelResult> decode(List<String> json) {

@@ -55,10 +55,19 @@ public final class History {
     ArrayNode series = option.putArray("series");
     Map<String, List<HistoryPoint>> byDevice = points.stream()
         .collect(Collectors.groupingBy(HistoryPoint::deviceId, TreeMap::new, Collectors.toList()));
+    // Two hosts may give one device id (both lent machines were called "vm", issue 11): one line per model then, so an
+    // H100 and an H200 are never drawn as one device that got faster.
+    Map<String, List<HistoryPoint>> lines = new java.util.LinkedHashMap<>();
     byDevice.forEach((device, rows) -> {
+      Map<String, List<HistoryPoint>> byModel = rows.stream()
+          .collect(Collectors.groupingBy(HistoryPoint::model, TreeMap::new, Collectors.toList()));
+      byModel.forEach((model, modelRows) -> lines.put(byModel.size() == 1 ? device : device + " " + model, modelRows));
+    });
+    lines.forEach((lineId, rows) -> {
+      String device = rows.getFirst().deviceId();
       // A year of nightly points per line: symbols only where they can be told apart, and ECharts thins a line
       // wider than the chart's pixels (largest-triangle sampling keeps the peaks and dips a regression shows).
-      ObjectNode line = series.addObject().put("id", device).put("type", "line")
+      ObjectNode line = series.addObject().put("id", lineId).put("type", "line")
           .put("showSymbol", rows.size() <= 200).put("sampling", "lttb")
           .put("name", rows.getFirst().model() + " (" + device + ")" + pushed(rows));
       ArrayNode data = line.putArray("data");

@@ -9,7 +9,9 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.RunTarget;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.Database;
+import io.busload.coordinator.store.ResultStore;
+import io.busload.coordinator.store.SweepStore;
 import io.busload.coordinator.store.Sweep;
 import io.busload.dashboard.Application;
 import io.busload.dashboard.FleetDouble;
@@ -100,15 +102,15 @@ public final class ViewLoadBench {
           "postgres");
       long fillStart = System.nanoTime();
       String[] someRun = new String[1];
-      try (Store store = Store.open(database, dir.resolve("fill"))) {
-        fill(store, devices, agentOf, cases, sweeps, someRun);
+      try (Database db = Database.open(database, dir.resolve("fill"))) {
+        fill(new SweepStore(db), new ResultStore(db), devices, agentOf, cases, sweeps, someRun);
       }
       try (Connection c = DriverManager.getConnection(database.jdbcUrl(), "postgres", "postgres");
           Statement s = c.createStatement()) {
         s.execute("VACUUM ANALYZE");
       }
       System.out.printf(Locale.ROOT, "filled %,d sweeps x %d devices x %d kernel cases = %,d results through"
-          + " Store.upsertResults in %.0f s (VACUUM ANALYZE after)%n", sweeps, devices.size(), cases.size(),
+          + " ResultStore.insertResults in %.0f s (VACUUM ANALYZE after)%n", sweeps, devices.size(), cases.size(),
           sweeps * perSweep, (System.nanoTime() - fillStart) / 1e9);
 
       String cluster = "busload-view-bench-" + UUID.randomUUID();
@@ -253,7 +255,7 @@ public final class ViewLoadBench {
    * {@code sweeps} sweeps a year back to now, each one run per device, every run the suite's cases, each run
    * DONE: what the coordinator would hold after a year of one nightly-ish sweep.
    */
-  private static void fill(Store store, List<DeviceInfo> devices, List<String> agentOf, List<KernelCase> cases,
+  private static void fill(SweepStore store, ResultStore results, List<DeviceInfo> devices, List<String> agentOf, List<KernelCase> cases,
       long sweeps, String[] someRun) {
     Instant origin = Instant.now().minus(Duration.ofDays(365));
     long step = Duration.ofDays(365).toMillis() / sweeps;
@@ -265,15 +267,15 @@ public final class ViewLoadBench {
         targets.add(new RunTarget(devices.get(d).id(), agentOf.get(d), cases.size()));
       }
       Sweep sweep = store.createSweep(SUITE, Map.of(), targets, at);
-      List<KernelResult> results = new ArrayList<>(devices.size() * cases.size());
+      List<KernelResult> measured = new ArrayList<>(devices.size() * cases.size());
       for (int d = 0; d < devices.size(); d++) {
         String runId = sweep.runs().get(d).runId();
         for (int k = 0; k < cases.size(); k++) {
-          results.add(result(devices.get(d), agentOf.get(d), sweep.id(), runId, cases.get(k),
+          measured.add(result(devices.get(d), agentOf.get(d), sweep.id(), runId, cases.get(k),
               at.plusSeconds(k + 1L), n));
         }
       }
-      store.upsertResults(results, at);
+      results.insertResults(measured, at);
       for (var run : sweep.runs()) {
         store.recordStatus(new RunStatus(Protocol.SCHEMA_VERSION, run.runId(), sweep.id(), run.agentId(),
             run.deviceId(), RunStatus.State.DONE, cases.size(), cases.size(), null, at.plusSeconds(cases.size())), at);

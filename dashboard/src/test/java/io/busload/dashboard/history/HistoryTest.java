@@ -27,4 +27,19 @@ class HistoryTest {
     assertThat(option.at("/series/1/name").asText()).isEqualTo("NVIDIA H200 (b/cuda:0)");
     assertThat(option.at("/series/2/name").asText()).isEqualTo("NVIDIA H200 (c/cuda:0), 1 of 3 pushed");
   }
+
+  @Test
+  void option_oneDeviceIdTwoModels_oneLineEach() {
+    // Both lent GPU machines of issue 11 were called "vm": an H100 and an H200 under one device id.
+    List<HistoryPoint> points = List.of(
+        new HistoryPoint(UUID.randomUUID(), "vm/cuda:0", "NVIDIA H100 80GB HBM3", Instant.EPOCH, 3e12, true),
+        new HistoryPoint(UUID.randomUUID(), "vm/cuda:0", "NVIDIA H200", Instant.EPOCH.plusSeconds(60), 4e12, true));
+
+    var option = History.option("stride-copy-fp32", "size=1024;stride=1", points, List.of());
+
+    assertThat(option.at("/series/0/name").asText()).isEqualTo("NVIDIA H100 80GB HBM3 (vm/cuda:0), pushed");
+    assertThat(option.at("/series/0/data").size()).isEqualTo(1);
+    assertThat(option.at("/series/1/name").asText()).isEqualTo("NVIDIA H200 (vm/cuda:0), pushed");
+    assertThat(option.at("/series/1/data").size()).isEqualTo(1);
+  }
 }

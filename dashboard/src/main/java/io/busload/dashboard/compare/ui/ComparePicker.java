@@ -73,7 +73,7 @@ class ComparePicker extends HorizontalLayout {
     if (!wanted.isEmpty()) {
       subjects.setValue(wanted);
     } else if (before.isEmpty()) {
-      subjects.setValue(devices.stream().map(d -> DEVICE + d.id()).collect(java.util.stream.Collectors.toSet()));
+      subjects.setValue(firstSelection(devices));
     } else {
       subjects.setValue(before);
     }
@@ -111,6 +111,24 @@ class ComparePicker extends HorizontalLayout {
 
   boolean published() {
     return published.getValue();
+  }
+
+  /**
+   * Every device; but a device id that stands for several models (results pushed from two hosts of one name, as the
+   * lent H100 and H200 of issue 11, both "vm") is shown as its models, so they stand side by side, not as one bar.
+   */
+  static Set<String> firstSelection(List<Device> devices) {
+    var modelsById = devices.stream().collect(java.util.stream.Collectors.groupingBy(Device::id,
+        java.util.stream.Collectors.mapping(Device::model, java.util.stream.Collectors.toCollection(TreeSet::new))));
+    Set<String> chosen = new TreeSet<>();
+    modelsById.forEach((id, models) -> {
+      if (models.size() == 1) {
+        chosen.add(DEVICE + id);
+      } else {
+        models.forEach(model -> chosen.add(MODEL + model));
+      }
+    });
+    return chosen;
   }
 
   Registration addChangedListener(com.vaadin.flow.component.ComponentEventListener<Changed> listener) {

@@ -50,6 +50,9 @@ public class FleetView extends VerticalLayout {
   private final Grid<Row> grid = new Grid<>();
   private final CsvTable<Row> csv = new CsvTable<>(grid, "fleet.csv");
   private final Span summary = new Span();
+  /** Devices whose results came by ./busload push (issue 11): no agent, never a target, but measured all the same. */
+  private final Grid<io.busload.dashboard.coordinator.Device> pushed = new Grid<>();
+  private final Span pushedSummary = new Span();
   private final CoordinatorNotice notice = new CoordinatorNotice();
   private Registration polling;
   /** Devices outside their cohort's band: "⚠ this H100 is 7% below its 11 peers on ... (and 3 more kernel cases)". */
@@ -59,7 +62,8 @@ public class FleetView extends VerticalLayout {
   public FleetView(CoordinatorClient coordinator) {
     this.coordinator = coordinator;
     configureGrid();
-    add(summary, notice, grid, csv.link());
+    configurePushedGrid();
+    add(summary, notice, grid, csv.link(), pushedSummary, pushed);
     setSizeFull();
   }
 
@@ -79,6 +83,18 @@ public class FleetView extends VerticalLayout {
     grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setWidth("16em")
         .setFlexGrow(1);
     grid.setSizeFull();
+  }
+
+  private void configurePushedGrid() {
+    pushed.setId("pushed-grid");
+    pushed.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
+    pushed.addColumn(io.busload.dashboard.coordinator.Device::host).setHeader("Host (as pushed)").setAutoWidth(true);
+    pushed.addColumn(io.busload.dashboard.coordinator.Device::id).setHeader("Device").setAutoWidth(true);
+    pushed.addColumn(io.busload.dashboard.coordinator.Device::model).setHeader("Name").setAutoWidth(true);
+    pushed.addColumn(io.busload.dashboard.coordinator.Device::fingerprint).setHeader("Fingerprint").setAutoWidth(true);
+    pushed.addColumn(device -> formatTime(device.lastSeen())).setHeader("Last result").setAutoWidth(true);
+    pushed.setAllRowsVisible(true);
+    pushed.setVisible(false);
   }
 
   /** The run in words with a bar of its progress, linking to the run's detail. */
@@ -129,6 +145,11 @@ public class FleetView extends VerticalLayout {
       long online = agents.stream().filter(a -> a.online()).count();
       long hosts = agents.stream().map(a -> a.host()).distinct().count();
       summary.setText(hosts + " host(s), " + agents.size() + " agent(s), " + online + " online");
+      var outside = coordinator.pushedDevices();
+      pushed.setItems(outside);
+      pushed.setVisible(!outside.isEmpty());
+      pushedSummary.setText(outside.isEmpty() ? ""
+          : outside.size() + " device(s) known only through pushed results (./busload push), never a sweep's target");
       notice.clear();
     } catch (CoordinatorException e) {
       // Keep the last rows: stale but labelled beats an empty table while the coordinator restarts.

@@ -1,5 +1,9 @@
 package io.busload.coordinator.api;
 
+import static io.busload.coordinator.api.Replies.json;
+import static io.busload.coordinator.api.Requests.intParam;
+import static io.busload.coordinator.api.Requests.param;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.busload.coordinator.push.PushRefused;
 import io.busload.coordinator.push.Pushing;
@@ -23,34 +27,24 @@ import java.util.concurrent.Callable;
 /**
  * {@code /api/pushes} (issue 11, docs/contract.md): results pushed from hosts that cannot join the cluster. {@code
  * POST} takes one file as {@code ./busload run} writes it (JSON or CSV) and stores all of it or none; the GETs list
- * pushes and the devices known only through them. Mounted by {@link RestApi}, whose token check runs first.
+ * pushes and the devices known only through them. Mounted by {@link RestApi}, whose token check
+ * ({@link WriteAuth}) runs first and leaves the token's name for the push to record.
  */
-public final class PushApi {
+public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implements ApiResource {
   /** A pushed file is stored in one transaction; a suite's results with every sample are a few megabytes at most. */
   static final long BODY_LIMIT = 64L * 1024 * 1024;
   static final int DEFAULT_LIMIT = 100;
   static final int MAX_HOST = 255;
   static final int MAX_FILE = 1000;
 
-  private final Vertx vertx;
-  private final Pushing pushing;
-  private final Pushes pushes;
-
-  public PushApi(Vertx vertx, Pushing pushing, Pushes pushes) {
-    this.vertx = vertx;
-    this.pushing = pushing;
-    this.pushes = pushes;
-  }
-
-  /** Routes relative to {@code /api/pushes}. */
-  Router router() {
-    Router router = Router.router(vertx);
-    router.post("/").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT)).handler(this::push);
-    router.get("/").handler(this::list);
-    router.get("/devices").handler(this::devices);
-    router.get("/:id").handler(this::find);
-    router.route().failureHandler(this::failure);
-    return router;
+  @Override
+  public void mount(Mounts api) {
+    Router routes = api.at("/api/pushes");
+    routes.post("/").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT)).handler(this::push);
+    routes.get("/").handler(this::list);
+    routes.get("/devices").handler(this::devices);
+    routes.get("/:id").handler(this::find);
+    routes.route().failureHandler(this::failure);
   }
 
   /**
@@ -65,18 +59,18 @@ public final class PushApi {
     String host = source(ctx, "host", MAX_HOST);
     String file = source(ctx, "file", MAX_FILE);
     Buffer body = ctx.body().buffer();
-    String token = ctx.get(RestApi.TOKEN_NAME);
+    String token = ctx.get(WriteAuth.TOKEN_NAME);
     var remote = ctx.request().remoteAddress();
     Pushing.Source source = new Pushing.Source(token, host, file, remote == null ? null : remote.hostAddress());
     pushing.push(source, body == null ? new byte[0] : body.getBytes()).onSuccess(outcome -> {
       ctx.response().putHeader(HttpHeaders.LOCATION, "/api/pushes/" + outcome.pushId());
-      RestApi.json(ctx.response(), outcome.stored() > 0 ? 201 : 200, outcome);
+      json(ctx.response(), outcome.stored() > 0 ? 201 : 200, outcome);
     }).onFailure(ctx::fail);
   }
 
   /** The source's name as the client gives it: optional, bounded, free of NUL (issue 6: bounded before the store). */
   private static String source(RoutingContext ctx, String name, int max) {
-    String value = RestApi.param(ctx, name);
+    String value = param(ctx, name);
     if (value != null && value.length() > max) {
       throw new BadInput(name, "at most " + max + " characters, got " + value.length());
     }
@@ -84,8 +78,8 @@ public final class PushApi {
   }
 
   private void list(RoutingContext ctx) {
-    int limit = RestApi.intParam(ctx, "limit", DEFAULT_LIMIT, 10_000);
-    blocking(() -> pushes.list(limit)).onSuccess(list -> RestApi.json(ctx.response(), 200, list))
+    int limit = intParam(ctx, "limit", DEFAULT_LIMIT, 10_000);
+    blocking(() -> pushes.list(limit)).onSuccess(list -> json(ctx.response(), 200, list))
         .onFailure(ctx::fail);
   }
 
@@ -102,9 +96,9 @@ public final class PushApi {
     }
     blocking(() -> pushes.find(id).map(push -> new PushView(push, pushes.resultsOf(id)))).onSuccess(found -> {
       if (found.isPresent()) {
-        RestApi.json(ctx.response(), 200, found.get());
+        json(ctx.response(), 200, found.get());
       } else {
-        RestApi.problem(ctx.response(), 404, "Not Found", "unknown push '" + id + "'", "id");
+        Replies.problem(ctx.response(), 404, "Not Found", "unknown push '" + id + "'", "id");
       }
     }).onFailure(ctx::fail);
   }
@@ -117,7 +111,7 @@ public final class PushApi {
       boolean online, Instant lastSeen, DeviceInfo info, String origin) {}
 
   private void devices(RoutingContext ctx) {
-    blocking(pushes::devices).onSuccess(devices -> RestApi.json(ctx.response(), 200, devices.stream()
+    blocking(pushes::devices).onSuccess(devices -> json(ctx.response(), 200, devices.stream()
         .map(d -> new DeviceView(d.id(), d.agentId(), d.host(), List.of(), d.model(), d.fingerprint(), false,
             d.lastPushed(), d.info(), Origin.PUSHED))
         .toList())).onFailure(ctx::fail);
@@ -130,10 +124,10 @@ public final class PushApi {
       response.reset();
     } else if (cause instanceof PushRefused refused) {
       refuse(response, refused.status(), refused.status() == 409 ? "Conflict" : "Bad Request", refused.getMessage(),
-          refused.field(), refused.line(), refused.resultId(), RestApi.param(ctx, "file"));
+          refused.field(), refused.line(), refused.resultId(), param(ctx, "file"));
     } else if (ctx.statusCode() == 413) {
       refuse(response, 413, "Content Too Large", "the file is larger than " + BODY_LIMIT / (1024 * 1024)
-          + " MiB; push it in parts", "body", null, null, RestApi.param(ctx, "file"));
+          + " MiB; push it in parts", "body", null, null, param(ctx, "file"));
     } else {
       ctx.next(); // RestApi's: bad parameters, and failures that are the coordinator's
     }

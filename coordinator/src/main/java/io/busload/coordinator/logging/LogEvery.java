@@ -1,4 +1,4 @@
-package io.busload.coordinator;
+package io.busload.coordinator.logging;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

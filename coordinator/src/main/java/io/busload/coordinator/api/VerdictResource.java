@@ -17,7 +17,7 @@ import io.busload.analysis.verdict.Verdict;
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Params;
-import io.busload.coordinator.store.Store;
+import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.VerdictStore.AcceptedChange;
 import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.coordinator.store.VerdictStore;
@@ -28,9 +28,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,7 +44,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * The REST resources of issue 13, mounted on the coordinator's router beside {@link RestApi}'s (writes pass its
+ * The REST resources of issue 13, one {@link ApiResource} of {@link RestApi}'s list (writes pass its
  * token check first; a {@link BadInput} becomes its 400 problem):
  * <ul>
  *   <li>{@code GET /api/verdicts}: two sweeps or devices compared kernel by kernel on their raw samples;
@@ -57,44 +55,25 @@ import java.util.concurrent.Callable;
  *   <li>{@code GET /api/cohort-flags}: devices outside their cohort's band.
  * </ul>
  */
-public final class VerdictRoutes {
-  static final int MAX_PARAM = 1000;
+public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis, VerdictStore verdicts, Clock clock)
+    implements ApiResource {
   static final int MAX_REASON = 2000;
   /** Points of one device's history the whole-history change points are found in (the newest). */
   static final int ANNOTATED_POINTS = 400;
   /** Results per device and kernel case whose median is the device's figure in the cohort check. */
   static final int FIGURE_RESULTS = 5;
-  private static final String JSON = "application/json";
   /** Later than any result: "before this" means all of them (PostgreSQL holds it; Instant.MAX it does not). */
   private static final Instant FAR_FUTURE = Instant.parse("9999-12-31T00:00:00Z");
 
-  private final Vertx vertx;
-  private final VerdictStore verdicts;
-  private final Analysis analysis;
-  private final ApiTokens tokens;
-  private final Clock clock;
-  private final Store store;
-
-  public VerdictRoutes(Vertx vertx, Store store, Analysis analysis, VerdictStore verdicts, ApiTokens tokens,
-      Clock clock) {
-    this.vertx = vertx;
-    this.store = store;
-    this.analysis = analysis;
-    this.verdicts = verdicts;
-    this.tokens = tokens;
-    this.clock = clock;
-  }
-
-  /** Adds the routes to the coordinator's router (after RestApi's own, so its token check runs first). */
-  public Router mount(Router router) {
-    router.get("/api/verdicts").handler(this::verdicts);
-    router.get("/api/change-points").handler(this::changePoints);
-    router.get("/api/history/annotations").handler(this::annotations);
-    router.post("/api/accepted-changes").handler(BodyHandler.create(false).setBodyLimit(RestApi.BODY_LIMIT))
-        .handler(this::accept);
-    router.get("/api/accepted-changes").handler(this::accepted);
-    router.get("/api/cohort-flags").handler(this::cohortFlags);
-    return router;
+  @Override
+  public void mount(Mounts api) {
+    api.at("/api/verdicts").get("/").handler(this::verdicts);
+    api.at("/api/change-points").get("/").handler(this::changePoints);
+    api.at("/api/history/annotations").get("/").handler(this::annotations);
+    var accepted = api.at("/api/accepted-changes");
+    accepted.post("/").handler(Requests.body()).handler(this::accept);
+    accepted.get("/").handler(this::accepted);
+    api.at("/api/cohort-flags").get("/").handler(this::cohortFlags);
   }
 
   // ---- A/B verdicts
@@ -110,7 +89,7 @@ public final class VerdictRoutes {
   private void verdicts(RoutingContext ctx) {
     String baseline = required(ctx, "baseline", "a sweep id or a device id (sweep:ID or device:ID to say which)");
     String candidate = required(ctx, "candidate", "a sweep id or a device id (sweep:ID or device:ID to say which)");
-    double threshold = threshold(param(ctx, "threshold"));
+    double threshold = threshold(Requests.param(ctx, "threshold"));
     blocking(() -> {
       Map<String, KernelResult> before = newest(side("baseline", baseline));
       Map<String, KernelResult> after = newest(side("candidate", candidate));
@@ -206,11 +185,11 @@ public final class VerdictRoutes {
   // ---- change points
 
   private void changePoints(RoutingContext ctx) {
-    int limit = limit(ctx);
-    String device = param(ctx, "device");
-    String kernel = param(ctx, "kernel");
-    String params = param(ctx, "params");
-    blocking(() -> verdicts.changePoints(device, kernel, params, limit).stream().map(VerdictRoutes::view).toList())
+    int limit = Requests.limit(ctx);
+    String device = Requests.param(ctx, "device");
+    String kernel = Requests.param(ctx, "kernel");
+    String params = Requests.param(ctx, "params");
+    blocking(() -> verdicts.changePoints(device, kernel, params, limit).stream().map(VerdictResource::view).toList())
         .onSuccess(body -> json(ctx, 200, body)).onFailure(ctx::fail);
   }
 
@@ -246,7 +225,7 @@ public final class VerdictRoutes {
   private void annotations(RoutingContext ctx) {
     String kernel = required(ctx, "kernel", "name a kernel such as stride-copy-fp32");
     String params = required(ctx, "params", "the kernel's parameters as results show them, such as size=1024;stride=4");
-    String device = param(ctx, "device");
+    String device = Requests.param(ctx, "device");
     blocking(() -> {
       List<String> devices = device == null ? verdicts.devicesOf(kernel, params) : List.of(device);
       EDivisive detector = new EDivisive(EDivisive.Settings.defaults());
@@ -285,7 +264,7 @@ public final class VerdictRoutes {
   // ---- accepted changes
 
   private void accept(RoutingContext ctx) {
-    String who = tokens.check(ctx.request().getHeader(HttpHeaders.AUTHORIZATION)).orElseThrow();
+    String who = ctx.get(WriteAuth.TOKEN_NAME);
     JsonNode body;
     try {
       Buffer buffer = ctx.body().buffer();
@@ -343,14 +322,14 @@ public final class VerdictRoutes {
   }
 
   private boolean deviceKnown(String device) {
-    return store.devices().stream().anyMatch(d -> d.id().equals(device));
+    return agents.devices().stream().anyMatch(d -> d.id().equals(device));
   }
 
   private void accepted(RoutingContext ctx) {
-    int limit = limit(ctx);
-    String device = param(ctx, "device");
-    String kernel = param(ctx, "kernel");
-    String params = param(ctx, "params");
+    int limit = Requests.limit(ctx);
+    String device = Requests.param(ctx, "device");
+    String kernel = Requests.param(ctx, "kernel");
+    String params = Requests.param(ctx, "params");
     blocking(() -> verdicts.accepted(device, kernel, params, limit)).onSuccess(body -> json(ctx, 200, body))
         .onFailure(ctx::fail);
   }
@@ -361,8 +340,8 @@ public final class VerdictRoutes {
       List<CohortFlag> flags) {}
 
   private void cohortFlags(RoutingContext ctx) {
-    String device = param(ctx, "device");
-    String daysText = param(ctx, "days");
+    String device = Requests.param(ctx, "device");
+    String daysText = Requests.param(ctx, "days");
     int days;
     try {
       days = daysText == null ? 30 : Integer.parseInt(daysText);
@@ -409,41 +388,12 @@ public final class VerdictRoutes {
     return text.isEmpty() ? null : text;
   }
 
-  private static String param(RoutingContext ctx, String name) {
-    String value = ctx.request().getParam(name);
-    if (value == null || value.isBlank()) {
-      return null;
-    }
-    if (value.length() > MAX_PARAM || value.indexOf('\u0000') >= 0) {
-      throw new BadInput(name, "at most " + MAX_PARAM + " characters and no NUL characters");
-    }
-    return value.trim();
-  }
-
   private static String required(RoutingContext ctx, String name, String what) {
-    String value = param(ctx, name);
-    if (value == null) {
-      throw new BadInput(name, "missing; " + what);
-    }
-    return value;
-  }
-
-  private static int limit(RoutingContext ctx) {
-    String value = param(ctx, "limit");
-    try {
-      int n = value == null ? 100 : Integer.parseInt(value);
-      if (n < 0 || n > 10_000) {
-        throw new BadInput("limit", "must be between 0 and 10000, got " + n);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new BadInput("limit", "not a whole number: '" + value + "'");
-    }
+    return Requests.required(ctx, name, "missing; " + what);
   }
 
   private static void json(RoutingContext ctx, int status, Object body) {
-    ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, JSON)
-        .end(Buffer.buffer(JsonCodec.toJson(body)));
+    Replies.json(ctx.response(), status, body);
   }
 
   private <T> Future<T> blocking(Callable<T> work) {

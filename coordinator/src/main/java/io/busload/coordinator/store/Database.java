@@ -1,0 +1,217 @@
+package io.busload.coordinator.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.busload.protocol.JsonCodec;
+import io.vertx.core.Context;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's PostgreSQL: the connection pool, the embedded server when the settings ask for one, the schema
+ * brought up to date by Flyway, and the few JDBC steps every store repeats. The stores ({@link AgentStore},
+ * {@link SweepStore}, {@link ResultStore}, {@link Schedules}, ...) share one instance and own their SQL.
+ *
+ * <p>Every method blocks; call them from worker threads only. A store method is one transaction, so an ack sent
+ * after it returns means the data is on disk.
+ */
+public final class Database implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+  private final HikariDataSource pool;
+  private final EmbeddedDatabase embedded;
+
+  private Database(HikariDataSource pool, EmbeddedDatabase embedded) {
+    this.pool = pool;
+    this.embedded = embedded;
+  }
+
+  /** The local default: an embedded PostgreSQL kept in {@code dataDir}, started here and stopped by {@link #close()}. */
+  public static Database open(Path dataDir) {
+    return open(DatabaseSettings.EMBEDDED, dataDir);
+  }
+
+  /**
+   * Connects to the database (starting the embedded one in {@code dataDir} when the settings say so) and brings
+   * its schema up to date with Flyway.
+   */
+  public static Database open(DatabaseSettings database, Path dataDir) {
+    requireWorker();
+    EmbeddedDatabase embedded = null;
+    DatabaseSettings target = database;
+    if (database.embedded()) {
+      try {
+        Files.createDirectories(dataDir);
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+      }
+      embedded = EmbeddedDatabase.start(dataDir);
+      target = embedded.settings();
+    }
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("busload-store");
+    config.setJdbcUrl(target.jdbcUrl());
+    config.setUsername(target.user());
+    config.setPassword(target.password());
+    config.setMaximumPoolSize(8);
+    config.setAutoCommit(true);
+    HikariDataSource pool = null;
+    try {
+      pool = new HikariDataSource(config);
+      var migration = Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
+      LOG.info("store on {}: schema version {} ({} migrations applied now)", database.embedded()
+          ? "embedded PostgreSQL in " + dataDir : database, migration.targetSchemaVersion, migration.migrationsExecuted);
+    } catch (RuntimeException e) {
+      if (pool != null) {
+        pool.close();
+      }
+      if (embedded != null) {
+        embedded.close();
+      }
+      throw e;
+    }
+    return new Database(pool, embedded);
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+    if (embedded != null) {
+      embedded.close();
+    }
+  }
+
+  /** Work on one connection inside a transaction. */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** Sets a statement's parameters. */
+  @FunctionalInterface
+  interface Binder {
+    Binder NONE = s -> {};
+
+    void bind(PreparedStatement s) throws SQLException;
+  }
+
+  /** Reads the current row of a result set into a record. */
+  @FunctionalInterface
+  interface Row<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /** Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. */
+  <T> T inTransaction(Work<T> work) {
+    requireWorker();
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T value = work.run(c);
+        c.commit();
+        return value;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new StoreException(e);
+    }
+  }
+
+  /** Every row of one query, in its own transaction. */
+  <T> List<T> list(String sql, Binder binder, Row<T> row) {
+    return inTransaction(c -> list(c, sql, binder, row));
+  }
+
+  /** The first row of one query, if any, in its own transaction. */
+  <T> Optional<T> first(String sql, Binder binder, Row<T> row) {
+    return inTransaction(c -> first(c, sql, binder, row));
+  }
+
+  /** Every row of one query, within the caller's transaction. */
+  static <T> List<T> list(Connection c, String sql, Binder binder, Row<T> row) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      binder.bind(s);
+      try (ResultSet rs = s.executeQuery()) {
+        List<T> rows = new ArrayList<>();
+        while (rs.next()) {
+          rows.add(row.read(rs));
+        }
+        return rows;
+      }
+    }
+  }
+
+  /** The first row of one query, if any, within the caller's transaction. */
+  static <T> Optional<T> first(Connection c, String sql, Binder binder, Row<T> row) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      binder.bind(s);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.of(row.read(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  /** One statement that returns no rows, within the caller's transaction; returns how many rows it changed. */
+  static int update(Connection c, String sql, Binder binder) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      binder.bind(s);
+      return s.executeUpdate();
+    }
+  }
+
+  /** Binds {@code values} as text to the first parameters, in order; a null binds as a text NULL. */
+  static void strings(PreparedStatement s, String... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      s.setString(i + 1, values[i]);
+    }
+  }
+
+  /** JDBC blocks; on an event loop it would stall every agent and HTTP client served by that loop. */
+  private static void requireWorker() {
+    if (Context.isOnEventLoopThread()) {
+      throw new IllegalStateException("JDBC called on an event-loop thread (" + Thread.currentThread().getName() + ")");
+    }
+  }
+
+  static OffsetDateTime timestamp(Instant instant) {
+    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+  }
+
+  static Instant instant(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
+  /** A value as the JSON text a column keeps. */
+  static String json(Object value) {
+    return new String(JsonCodec.toJson(value), StandardCharsets.UTF_8);
+  }
+
+  /** A JSON column read back; text that is not JSON fails the read with {@code notJson} ("sweep options are not JSON"). */
+  static <T> T json(String text, TypeReference<T> type, String notJson) throws SQLException {
+    try {
+      return JsonCodec.MAPPER.readValue(text, type);
+    } catch (JsonProcessingException e) {
+      throw new SQLException(notJson + ": " + e.getOriginalMessage(), e);
+    }
+  }
+}

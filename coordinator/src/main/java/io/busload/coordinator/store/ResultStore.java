@@ -1,0 +1,134 @@
+package io.busload.coordinator.store;
+
+import static io.busload.coordinator.store.Database.instant;
+import static io.busload.coordinator.store.Database.timestamp;
+
+import io.busload.protocol.KernelResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Results with their samples (and, for profiled ones, their {@link ResultCounters}). A result is never changed
+ * once stored: every insert skips an id that is stored already ({@code ON CONFLICT DO NOTHING}), so a redelivered
+ * result (its ack was lost) is the same measurement and the first copy wins.
+ */
+public final class ResultStore {
+  private final Database db;
+
+  public ResultStore(Database db) {
+    this.db = db;
+  }
+
+  /** Stores a result and its samples unless one with its id is stored already; returns whether it was new. */
+  public boolean insertResult(KernelResult result, Instant now) {
+    return !insertResults(List.of(result), now).isEmpty();
+  }
+
+  /**
+   * Stores a batch of results in one transaction and one statement, returning the ids that were new. Duplicates,
+   * in the batch or already stored, are skipped, so every result of the batch may be acked once this returns
+   * (ARCHITECTURE.md: storing is idempotent by the agent's id). Each result's JSON is encoded here.
+   */
+  public Set<UUID> insertResults(List<KernelResult> results, Instant now) {
+    List<Incoming> incoming = new ArrayList<>(results.size());
+    for (KernelResult r : results) {
+      incoming.add(new Incoming(r, null));
+    }
+    return insertIncoming(incoming, now);
+  }
+
+  /**
+   * A result to store and the UTF-8 JSON to keep as its {@code result_json}: what the agent sent, when the intake
+   * found it storable as it is, or null to encode the record here.
+   */
+  public record Incoming(KernelResult result, byte[] json) {}
+
+  /** {@link #insertResults} for results that may carry their JSON already; see {@link ResultColumns} for the speed. */
+  public Set<UUID> insertIncoming(List<Incoming> results, Instant now) {
+    ResultColumns columns = new ResultColumns(results);
+    return db.inTransaction(c -> insertColumns(c, columns, now));
+  }
+
+  /** {@link #insertIncoming} within the caller's transaction (issue 11: a pushed file is stored in one). */
+  static Set<UUID> insertIncoming(Connection c, List<Incoming> results, Instant now) throws SQLException {
+    return insertColumns(c, new ResultColumns(results), now);
+  }
+
+  private static Set<UUID> insertColumns(Connection c, ResultColumns columns, Instant now) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(ResultColumns.INSERT)) {
+      s.setObject(1, timestamp(now));
+      columns.bind(c, s, 2);
+      Set<UUID> inserted = new HashSet<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          inserted.add(rs.getObject(1, UUID.class));
+        }
+      }
+      ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
+      return inserted;
+    }
+  }
+
+  /** The samples of one stored result, in measuring order. */
+  public List<Double> samples(UUID resultId) {
+    return db.first("SELECT samples FROM results WHERE id = ?", s -> s.setObject(1, resultId),
+        rs -> List.of((Double[]) rs.getArray(1).getArray())).orElse(List.of());
+  }
+
+  /**
+   * One page of matching results, newest first, after {@code after} (null for the first page). Paging by
+   * (measuredAt, id) instead of holding a cursor open keeps no connection busy while a slow client reads.
+   */
+  public List<StoredResult> results(ResultQuery query, StoredResult after, int pageSize) {
+    StringBuilder sql = new StringBuilder("SELECT id, measured_at, result_json FROM results WHERE 1 = 1");
+    List<Object> args = new ArrayList<>();
+    and(sql, args, "sweep_id = ?", query.sweepId());
+    and(sql, args, "device_id = ?", query.deviceId());
+    and(sql, args, "kernel = ?", query.kernel());
+    and(sql, args, "model = ?", query.model());
+    and(sql, args, "params = ?", query.params());
+    and(sql, args, "measured_at >= ?", timestamp(query.from()));
+    and(sql, args, "measured_at < ?", timestamp(query.to()));
+    if (after != null) {
+      // A row comparison, not an OR: PostgreSQL turns it into an index range, so page n costs what page 1 does.
+      sql.append(" AND (measured_at, id) < (?, ?)");
+      args.add(timestamp(after.measuredAt()));
+      args.add(after.id());
+    }
+    sql.append(" ORDER BY measured_at DESC, id DESC LIMIT ?");
+    args.add(pageSize);
+    return db.list(sql.toString(), s -> {
+      for (int i = 0; i < args.size(); i++) {
+        s.setObject(i + 1, args.get(i));
+      }
+    }, rs -> new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3)));
+  }
+
+  /** Adds {@code condition} with its one parameter when the filter is given (not null). */
+  private static void and(StringBuilder sql, List<Object> args, String condition, Object value) {
+    if (value != null) {
+      sql.append(" AND ").append(condition);
+      args.add(value);
+    }
+  }
+
+  /** The paging key of one stored result, for {@code ?after=<id>}. */
+  public Optional<StoredResult> resultKey(UUID id) {
+    return db.first("SELECT id, measured_at FROM results WHERE id = ?", s -> s.setObject(1, id),
+        rs -> new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), null));
+  }
+
+  /** How many results are stored in all. */
+  public long resultCount() {
+    return db.first("SELECT COUNT(*) FROM results", Database.Binder.NONE, rs -> rs.getLong(1)).orElseThrow();
+  }
+}

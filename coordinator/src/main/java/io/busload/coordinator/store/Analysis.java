@@ -83,8 +83,8 @@ public final class Analysis {
 
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
-    return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash,"
-        + " (result_json::jsonb) ->> 'method', (result_json::jsonb) -> 'origin' FROM results"
+    return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash, method, origin"
+        + " FROM results"
         + " WHERE device_id = ? AND kernel = ? AND params = ? AND measured_at < ? AND valid"
         + " ORDER BY measured_at DESC LIMIT ?", s -> {
           Database.strings(s, deviceId, kernel, params);

@@ -53,6 +53,15 @@ public final class Database implements AutoCloseable {
    * its schema up to date with Flyway.
    */
   public static Database open(DatabaseSettings database, Path dataDir) {
+    return open(database, dataDir, null);
+  }
+
+  /**
+   * {@link #open(DatabaseSettings, Path)} with the schema brought only up to {@code schemaVersion} (null: the newest).
+   * For benchmarks that compare one schema with the next on the same code (issue 16: StoreBench's before and after);
+   * the coordinator always runs the newest.
+   */
+  public static Database open(DatabaseSettings database, Path dataDir, String schemaVersion) {
     requireWorker();
     EmbeddedDatabase embedded = null;
     DatabaseSettings target = database;
@@ -75,7 +84,11 @@ public final class Database implements AutoCloseable {
     HikariDataSource pool = null;
     try {
       pool = new HikariDataSource(config);
-      var migration = Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
+      var flyway = Flyway.configure().dataSource(pool).locations("classpath:db/migration");
+      if (schemaVersion != null) {
+        flyway.target(schemaVersion);
+      }
+      var migration = flyway.load().migrate();
       LOG.info("store on {}: schema version {} ({} migrations applied now)", database.embedded()
           ? "embedded PostgreSQL in " + dataDir : database, migration.targetSchemaVersion, migration.migrationsExecuted);
     } catch (RuntimeException e) {

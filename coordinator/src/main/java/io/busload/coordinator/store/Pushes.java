@@ -188,7 +188,7 @@ public final class Pushes {
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           stored.put(rs.getObject(1, UUID.class),
-              JsonCodec.fromJson(rs.getString(2).getBytes(StandardCharsets.UTF_8), KernelResult.class));
+              JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(2)), KernelResult.class));
         }
       }
     }
@@ -228,8 +228,7 @@ public final class Pushes {
         + " r.fingerprint, p.pushed_at, r.result_json FROM pushed_results pr JOIN results r ON r.id = pr.result_id"
         + " JOIN pushes p ON p.id = pr.push_id ORDER BY r.device_id, r.fingerprint, p.pushed_at DESC, r.measured_at DESC",
         Database.Binder.NONE, rs -> {
-          KernelResult newest = JsonCodec.fromJson(rs.getString(7).getBytes(StandardCharsets.UTF_8),
-              KernelResult.class);
+          KernelResult newest = JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(7)), KernelResult.class);
           return new PushedDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
               rs.getString(5), Database.instant(rs, 6), newest.device());
         });

@@ -6,17 +6,21 @@ import io.busload.protocol.KernelResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
  * A batch of results as one array per column of {@link #INSERT}, filled row by row, for {@link
  * ResultStore#insertIncoming}. Issue 4 (20,000 results/s): numbers go as primitive arrays, which PgJDBC sends in
  * binary, so neither side formats or parses them as text; every result's samples go in one array, sliced per row by
- * the server; the JSON goes as bytes, not re-encoded. Kept apart from the statement's execution so that each method
+ * the server; the JSON goes as bytes, not re-encoded (compressed, issue 16). Kept apart from the statement's execution so that each method
  * stays small: one long method doing both was compiled by C2 over and over (13 times, 5 s of compiler time in a 10 s
  * ingest on two cores).
  */
@@ -24,21 +28,26 @@ final class ResultColumns {
   static final String INSERT = "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
       + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
       + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
-      + " agent_version, fatbin_hash, samples, result_json)"
+      + " agent_version, fatbin_hash, samples, result_json, method, origin)"
       + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
       + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, ?, t.model, t.theoretical_peak,"
       + " t.driver_version, t.agent_version, t.fatbin_hash, (?::float8[])[t.first_sample:t.last_sample],"
-      + " convert_from(t.result_json, 'UTF8')"
+      + " t.result_json, t.method, t.origin"
       + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
       + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
       + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
-      + " ?::bytea[])"
+      + " ?::bytea[], ?::text[], ?::text[])"
       + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
       + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
-      + " last_sample, result_json)"
-      + " ON CONFLICT (id) DO NOTHING RETURNING id";
+      + " last_sample, result_json, method, origin)"
+      // No conflict target: the key is (id, measured_at) since results are partitioned by month (V8), and a
+      // redelivered result carries both unchanged.
+      + " ON CONFLICT DO NOTHING RETURNING id";
+
+  /** Makes the month partitions of {@link #months()} that are missing (V8's function; a no-op once they exist). */
+  static final String PARTITIONS = "SELECT results_partition_for(m::timestamptz) FROM unnest(?::text[]) AS m";
 
   final List<KernelResult> records;
   final UUID[] ids;
@@ -68,7 +77,11 @@ final class ResultColumns {
   final int[] firstSample;
   final int[] lastSample;
   final double[] samples;
+  /** {@link ResultJson#pack}ed: the agent's JSON, compressed. */
   final byte[][] json;
+  final String[] methods;
+  /** The JSON of each result's origin (issue 11), null for the fleet's: SQL reads it without unpacking the result. */
+  final String[] origins;
   /** A SHA-256 per result was a tenth of the insert's time; a batch holds few devices. */
   private final Map<DeviceInfo, String> fingerprintOf = new HashMap<>();
   private int row;
@@ -103,6 +116,8 @@ final class ResultColumns {
     firstSample = new int[n];
     lastSample = new int[n];
     json = new byte[n][];
+    methods = new String[n];
+    origins = new String[n];
     int sampleCount = 0;
     for (ResultStore.Incoming incoming : results) {
       sampleCount += incoming.result().samples().size();
@@ -145,7 +160,18 @@ final class ResultColumns {
       samples[sample++] = d;
     }
     lastSample[i] = sample;
-    json[i] = given != null ? given : JsonCodec.toJson(r);
+    json[i] = ResultJson.pack(given != null ? given : JsonCodec.toJson(r));
+    methods[i] = r.method();
+    origins[i] = r.origin() == null ? null : Database.json(r.origin());
+  }
+
+  /** The first instant (UTC) of every month that a result of the batch was measured in, once each. */
+  String[] months() {
+    Set<String> months = new TreeSet<>();
+    for (KernelResult r : records) {
+      months.add(YearMonth.from(r.measuredAt().atOffset(ZoneOffset.UTC)) + "-01T00:00:00Z");
+    }
+    return months.toArray(String[]::new);
   }
 
   /** Binds the samples and then every column, from parameter {@code first} on, in {@link #INSERT}'s order. */
@@ -167,7 +193,8 @@ final class ResultColumns {
     p = texts(c, s, p, drivers, agentVersions, fatbins);
     s.setObject(p++, firstSample);
     s.setObject(p++, lastSample);
-    s.setObject(p, json);
+    s.setObject(p++, json);
+    texts(c, s, p, methods, origins);
   }
 
   private static int texts(Connection c, PreparedStatement s, int first, String[]... columns) throws SQLException {

@@ -64,6 +64,12 @@ public final class ResultStore {
   }
 
   private static Set<UUID> insertColumns(Connection c, ResultColumns columns, Instant now) throws SQLException {
+    // One cheap call a batch (a catalog look-up per month, usually one): PostgreSQL refuses a row whose month has no
+    // partition, and a new month's partition is made the first time a result of it arrives.
+    try (PreparedStatement p = c.prepareStatement(ResultColumns.PARTITIONS)) {
+      p.setArray(1, c.createArrayOf("text", columns.months()));
+      p.executeQuery().close();
+    }
     try (PreparedStatement s = c.prepareStatement(ResultColumns.INSERT)) {
       s.setObject(1, timestamp(now));
       columns.bind(c, s, 2);
@@ -110,7 +116,7 @@ public final class ResultStore {
       for (int i = 0; i < args.size(); i++) {
         s.setObject(i + 1, args.get(i));
       }
-    }, rs -> new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3)));
+    }, rs -> new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), ResultJson.text(rs.getBytes(3))));
   }
 
   /** Adds {@code condition} with its one parameter when the filter is given (not null). */

@@ -38,8 +38,7 @@ public final class VerdictStore {
   public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
     return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, samples, bytes, model,"
-          + " fingerprint, driver_version, agent_version, fatbin_hash, (result_json::jsonb) ->> 'method',"
-          + " (result_json::jsonb) -> 'origin' FROM results"
+          + " fingerprint, driver_version, agent_version, fatbin_hash, method, origin FROM results"
           + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
           + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?")) {
         s.setString(1, deviceId);
@@ -252,9 +251,9 @@ public final class VerdictStore {
   public List<Figure> figures(Instant since, int perCase) {
     return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT device_id, model, driver_version, kernel, params,"
-          + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg((result_json::jsonb) ->> 'method'"
+          + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg(method"
           + " ORDER BY measured_at DESC) FROM (SELECT device_id, model, driver_version, kernel, params, bandwidth,"
-          + " result_json, measured_at, row_number() OVER (PARTITION BY device_id, kernel, params"
+          + " method, measured_at, row_number() OVER (PARTITION BY device_id, kernel, params"
           + " ORDER BY measured_at DESC) AS n FROM results WHERE valid AND measured_at >= ?) newest WHERE n <= ?"
           + " GROUP BY device_id, model, driver_version, kernel, params ORDER BY kernel, params, device_id")) {
         s.setObject(1, Database.timestamp(since));
@@ -290,7 +289,7 @@ public final class VerdictStore {
         try (ResultSet rs = s.executeQuery()) {
           List<KernelResult> results = new ArrayList<>();
           while (rs.next()) {
-            results.add(JsonCodec.fromJson(rs.getString(1).getBytes(StandardCharsets.UTF_8), KernelResult.class));
+            results.add(JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(1)), KernelResult.class));
           }
           return results;
         }

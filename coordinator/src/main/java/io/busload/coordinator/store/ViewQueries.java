@@ -81,7 +81,7 @@ public final class ViewQueries {
     Database.Binder bind = deviceId != null
         ? s -> Database.strings(s, deviceId, deviceId, deviceId)
         : s -> Database.strings(s, model);
-    return db.list(sql, bind, rs -> rs.getString(1));
+    return db.list(sql, bind, rs -> ResultJson.text(rs.getBytes(1)));
   }
 
   /** The newest {@code limit} valid results of {@code kernel} with {@code params}, every device, newest first. */

@@ -12,6 +12,7 @@ import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.DatabaseSettings;
+import io.busload.coordinator.store.ResultJson;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
@@ -113,7 +114,7 @@ class IntakeJsonTest {
         ResultSet rs = c.createStatement().executeQuery("SELECT result_json FROM results WHERE id = '" + result.id()
             + "'")) {
       assertThat(rs.next()).as("stored: %s", result.id()).isTrue();
-      return rs.getString(1);
+      return ResultJson.text(rs.getBytes(1));
     }
   }
 }

@@ -52,6 +52,14 @@ final class OpenDatabase implements AfterEachCallback {
     }
   }
 
+  /** The stored result_json of the first row of {@code sql}, unpacked ({@link ResultJson}): the agent's JSON. */
+  String resultJson(String sql) throws SQLException {
+    try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return ResultJson.text(rs.getBytes(1));
+    }
+  }
+
   /** The first column of the first row of {@code sql}, as a number (a count, a size). */
   long count(String sql) throws SQLException {
     try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {

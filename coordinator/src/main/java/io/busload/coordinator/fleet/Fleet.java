@@ -33,6 +33,7 @@ public final class Fleet {
     String agentVersion;
     Instant lastSeen;
     boolean online;
+    List<String> labels = List.of();
     final Map<String, DeviceInfo> devices = new TreeMap<>();
     final Map<String, Activity> activity = new HashMap<>();
   }
@@ -79,6 +80,7 @@ public final class Fleet {
     Agent agent = agents.computeIfAbsent(hello.agentId(), id -> new Agent());
     agent.host = hello.host();
     agent.agentVersion = hello.agentVersion();
+    agent.labels = hello.labels();
     agent.lastSeen = now;
     agent.online = true;
     setDevices(hello.agentId(), agent, hello.devices());
@@ -191,7 +193,7 @@ public final class Fleet {
     agents.forEach((id, agent) -> views.add(new AgentView(id, agent.host, agent.agentVersion, online(id, now),
         agent.lastSeen, agent.devices.values().stream()
             .map(d -> DeviceView.of(d, agent.activity.getOrDefault(d.id(), Activity.IDLE)))
-            .toList())));
+            .toList(), agent.labels)));
     return views;
   }
 

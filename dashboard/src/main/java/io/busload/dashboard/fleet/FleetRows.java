@@ -14,10 +14,28 @@ public final class FleetRows {
   /** What the fleet table shows for one device of one agent. */
   public record Row(String agentId, String host, String agentVersion, boolean online, Instant lastSeen,
       String deviceId, String deviceName, String kind, String fingerprint, String now, String runId,
-      double progress, int queued) {
+      double progress, int queued, List<String> labels) {
+
+    public Row {
+      labels = labels == null ? List.of() : List.copyOf(labels);
+    }
 
     public String state() {
       return online ? "online" : "offline";
+    }
+
+    /** busy (online, running something), idle (online, nothing to run) or offline: what the Fleet view counts. */
+    public Activity activity() {
+      return !online ? Activity.OFFLINE : runId != null ? Activity.BUSY : Activity.IDLE;
+    }
+  }
+
+  /** What a device is doing, as the Fleet view counts and filters devices. */
+  public enum Activity {
+    BUSY, IDLE, OFFLINE;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
     }
   }
 
@@ -33,12 +51,13 @@ public final class FleetRows {
     agents.stream().sorted(Comparator.comparing(Agent::agentId)).forEach(agent -> {
       if (agent.devices().isEmpty()) {
         rows.add(new Row(agent.agentId(), agent.host(), agent.agentVersion(), agent.online(), agent.lastSeen(),
-            "", "no devices reported", "", "", agent.online() ? "idle" : "unreachable", null, 0, 0));
+            "", "no devices reported", "", "", agent.online() ? "idle" : "unreachable", null, 0, 0, agent.labels()));
       }
       for (AgentDevice device : agent.devices()) {
         rows.add(new Row(agent.agentId(), agent.host(), agent.agentVersion(), agent.online(), agent.lastSeen(),
             device.id(), device.name(), device.kind(), device.fingerprint(), now(agent, device),
-            agent.online() ? device.runId() : null, progress(agent, device), queued.getOrDefault(device.id(), 0)));
+            agent.online() ? device.runId() : null, progress(agent, device), queued.getOrDefault(device.id(), 0),
+            agent.labels()));
       }
     });
     return rows;

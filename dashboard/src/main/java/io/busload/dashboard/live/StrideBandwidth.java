@@ -56,6 +56,26 @@ public final class StrideBandwidth {
 
   private record Series(String id, String name, String deviceId, TreeMap<Double, double[]> points) {}
 
+  /**
+   * One model and kernel drawn for all its devices (issue 16): at each stride, every device's newest bandwidth; the
+   * line is their median and the band runs from the slowest device to the fastest.
+   */
+  private record Aggregate(String id, String name, String model, TreeMap<Double, Map<String, Double>> points) {
+    double[] figures(double at) {
+      double[] values = points.get(at).values().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      int n = values.length;
+      double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+      return new double[] {gigabytesPerSecondRounded(median), values[0], ChartRound.height(values[0], values[n - 1])};
+    }
+  }
+
+  /**
+   * Above this many devices in a sweep, the chart draws one line per model and kernel instead of per device and
+   * kernel (issue 16: thousands of devices reporting). Sixteen device lines, bands and ceilings are about what a
+   * legend and a reader can follow; thousands of series would stall the browser on every update.
+   */
+  public static final int MAX_DEVICE_LINES = 16;
+
   /** A device's two ceilings in GB/s: memcpy timed in the same sweep (null until seen) and the theoretical peak. */
   private record Ceilings(String deviceName, Double memcpy, double peak) {}
 
@@ -74,6 +94,9 @@ public final class StrideBandwidth {
   private String sweepId;
   private Instant newest;
   private final Map<String, Series> series = new LinkedHashMap<>();
+  private final Map<String, Aggregate> aggregates = new LinkedHashMap<>();
+  /** Devices with a charted point in this sweep: past {@link #MAX_DEVICE_LINES}, the chart aggregates. */
+  private final java.util.Set<String> devices = new java.util.HashSet<>();
 
   /** Bandwidth against stride, on a log-2 axis. */
   public StrideBandwidth() {
@@ -118,6 +141,15 @@ public final class StrideBandwidth {
     return result.device().id() + "|" + result.kernel();
   }
 
+  private static double gigabytesPerSecondRounded(double gbps) {
+    return BigDecimal.valueOf(gbps).setScale(DECIMALS, RoundingMode.HALF_EVEN).doubleValue();
+  }
+
+  /** True once the sweep has more devices than {@link #MAX_DEVICE_LINES}: lines are per model, not per device. */
+  public boolean aggregated() {
+    return devices.size() > MAX_DEVICE_LINES;
+  }
+
   static String seriesName(KernelResult result) {
     return result.device().name() + " (" + result.device().id() + ") " + result.kernel();
   }
@@ -127,6 +159,8 @@ public final class StrideBandwidth {
     this.sweepId = sweepId;
     this.newest = null;
     series.clear();
+    aggregates.clear();
+    devices.clear();
     ceilings.clear();
     ceilingsFrom = Double.NaN;
     ceilingsTo = Double.NaN;
@@ -174,6 +208,12 @@ public final class StrideBandwidth {
         memcpy ? Double.valueOf(gbps) : known == null ? null : known.memcpy(), peak);
     boolean newCeiling = !now.equals(known);
     ceilings.put(device, now);
+    if (aggregated() && newCeiling) {
+      // A device's ceiling joins its model's (the median memcpy, the peak) at the next redraw; one result a device
+      // redrawing the chart is what thousands of devices cannot afford.
+      newCeiling = known == null && ceilings.values().stream().filter(c -> c.deviceName().equals(now.deviceName()))
+          .count() == 1;
+    }
     if (memcpy) {
       return newCeiling || reset ? new Change.Redraw() : new Change.Ignored("memcpy ceiling unchanged");
     }
@@ -189,8 +229,27 @@ public final class StrideBandwidth {
       series.put(id, line);
     }
     line.points().put(stride.getAsDouble(), new double[] {gbps, low, height});
+    boolean wasAggregated = aggregated();
+    devices.add(device);
+    String model = result.device().name() == null ? device : result.device().name();
+    String aggregateId = "model|" + model + "|" + result.kernel();
+    Aggregate group = aggregates.get(aggregateId);
+    boolean newGroup = group == null;
+    if (newGroup) {
+      group = new Aggregate(aggregateId, model + ", every device (median; band: slowest to fastest) "
+          + result.kernel(), model, new TreeMap<>());
+      aggregates.put(aggregateId, group);
+    }
+    group.points().computeIfAbsent(stride.getAsDouble(), k -> new LinkedHashMap<>()).put(device, gbps);
     boolean outside = !Double.isNaN(ceilingsTo)
         && (stride.getAsDouble() < ceilingsFrom || stride.getAsDouble() > ceilingsTo);
+    if (aggregated()) {
+      if (!wasAggregated || newGroup || newCeiling || outside || reset) {
+        return new Change.Redraw();
+      }
+      double[] figures = group.figures(stride.getAsDouble());
+      return new Change.Point(aggregateId, stride.getAsDouble(), figures[0], figures[1], figures[2]);
+    }
     return reset || added || newCeiling || outside ? new Change.Redraw()
         : new Change.Point(id, stride.getAsDouble(), gbps, low, height);
   }
@@ -244,7 +303,12 @@ public final class StrideBandwidth {
         .put("nameLocation", "middle")
         .put("nameGap", 55);
     ArrayNode lines = option.putArray("series");
-    for (Series line : series.values()) {
+    List<Series> drawn = aggregated() ? aggregates.values().stream().map(a -> {
+      TreeMap<Double, double[]> points = new TreeMap<>();
+      a.points().keySet().forEach(at -> points.put(at, a.figures(at)));
+      return new Series(a.id(), a.name(), null, points);
+    }).toList() : List.copyOf(series.values());
+    for (Series line : drawn) {
       ObjectNode node = lines.addObject()
           .put("id", line.id())
           .put("name", line.name())
@@ -253,7 +317,7 @@ public final class StrideBandwidth {
       ArrayNode data = node.putArray("data");
       line.points().forEach((at, figures) -> data.addArray().add(at).add(figures[0]));
     }
-    for (Series line : series.values()) {
+    for (Series line : drawn) {
       band(lines, line, line.id() + LOW, 1, false);
       band(lines, line, line.id() + BAND, 2, true);
     }
@@ -263,6 +327,10 @@ public final class StrideBandwidth {
     double to = Math.max(32, series.values().stream().mapToDouble(s -> s.points().lastKey()).max().orElse(32));
     ceilingsFrom = from;
     ceilingsTo = to;
+    if (aggregated()) {
+      modelCeilings(lines, from, to);
+      return option;
+    }
     ceilings.forEach((device, c) -> {
       if (c.memcpy() != null) {
         ceiling(lines, "ceiling|memcpy|" + device, "memcpy ceiling, " + c.deviceName() + " (" + device + ")",
@@ -274,6 +342,23 @@ public final class StrideBandwidth {
       }
     });
     return option;
+  }
+
+  /** Per model: the median of its devices' memcpy ceilings and the highest theoretical peak. */
+  private void modelCeilings(ArrayNode lines, double from, double to) {
+    Map<String, List<Ceilings>> byModel = new TreeMap<>();
+    ceilings.values().forEach(c -> byModel.computeIfAbsent(c.deviceName(), k -> new ArrayList<>()).add(c));
+    byModel.forEach((model, list) -> {
+      double[] memcpy = list.stream().filter(c -> c.memcpy() != null).mapToDouble(Ceilings::memcpy).sorted().toArray();
+      if (memcpy.length > 0) {
+        ceiling(lines, "ceiling|memcpy|model|" + model, "memcpy ceiling, " + model + " (median of " + memcpy.length
+            + " devices)", memcpy[memcpy.length / 2], from, to);
+      }
+      double peak = list.stream().mapToDouble(Ceilings::peak).max().orElse(0);
+      if (peak > 0) {
+        ceiling(lines, "ceiling|peak|model|" + model, "theoretical peak, " + model, peak, from, to);
+      }
+    });
   }
 
   /** Half of a band: the lower edge (invisible) or the height stacked on it (filled); no tooltip of its own. */

@@ -7,6 +7,11 @@ import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.select.Select;
+import com.vaadin.flow.component.textfield.TextField;
+import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.progressbar.ProgressBar;
 import com.vaadin.flow.data.renderer.ComponentRenderer;
@@ -23,6 +28,7 @@ import io.busload.dashboard.coordinator.CoordinatorException;
 import io.busload.dashboard.coordinator.Run;
 import io.busload.dashboard.fleet.FleetRows.Row;
 import io.busload.dashboard.fleet.FleetRows;
+import io.busload.dashboard.fleet.FleetTable;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -33,6 +39,10 @@ import java.util.stream.Collectors;
 /**
  * Hosts, agents and their devices (name, kind, fingerprint), online or not, what each device runs now with a
  * progress bar, and how many runs wait in its queue.
+ *
+ * <p>Issue 16 (8,000 devices): the grid fetches its rows a page at a time from a {@link FleetTable} (Vaadin's lazy
+ * data provider), so the browser holds only the rows it shows; the devices are counted by state, filtered by text and
+ * state, and grouped by model, label or host in a table of groups whose row, when chosen, narrows the device grid.
  */
 @Route(value = "fleet", layout = MainLayout.class)
 @PageTitle("Fleet | Busload")
@@ -48,6 +58,12 @@ public class FleetView extends VerticalLayout {
 
   private final CoordinatorClient coordinator;
   private final Grid<Row> grid = new Grid<>();
+  private final Grid<FleetTable.Group> groups = new Grid<>();
+  private final TextField search = new TextField();
+  private final Select<String> activity = new Select<>();
+  private final Select<FleetTable.GroupBy> groupBy = new Select<>();
+  private FleetTable table = new FleetTable(List.of());
+  private FleetTable.Filter filter = FleetTable.Filter.ALL;
   private final CsvTable<Row> csv = new CsvTable<>(grid, "fleet.csv");
   private final Span summary = new Span();
   /** Devices whose results came by ./busload push (issue 11): no agent, never a target, but measured all the same. */
@@ -62,13 +78,18 @@ public class FleetView extends VerticalLayout {
   public FleetView(CoordinatorClient coordinator) {
     this.coordinator = coordinator;
     configureGrid();
+    configureFilters();
+    configureGroups();
     configurePushedGrid();
-    add(summary, notice, grid, csv.link(), pushedSummary, pushed);
+    HorizontalLayout filters = new HorizontalLayout(search, activity, groupBy);
+    filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
+    add(summary, notice, filters, groups, grid, csv.link(), pushedSummary, pushed);
     setSizeFull();
   }
 
   private void configureGrid() {
     grid.setId("fleet-grid");
+    summary.setId("fleet-summary");
     grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
     csv.column("Host / agent", row -> row.host() + " / " + row.agentId()).setAutoWidth(true);
     csv.column("State", Row::state).setAutoWidth(true);
@@ -83,6 +104,72 @@ public class FleetView extends VerticalLayout {
     grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setWidth("16em")
         .setFlexGrow(1);
     grid.setSizeFull();
+    grid.setPageSize(50);
+    // Lazy: the grid asks for the rows in view (50 at a time) as it scrolls; 8,000 rows never travel at once.
+    grid.setItems(query -> table.page(filter, query.getOffset(), query.getLimit()).stream(),
+        query -> table.count(filter));
+  }
+
+  private void configureFilters() {
+    search.setId("fleet-filter");
+    search.setPlaceholder("Filter: host, device, model, label, fingerprint");
+    search.setClearButtonVisible(true);
+    search.setWidth("24em");
+    search.setValueChangeMode(ValueChangeMode.LAZY);
+    search.addValueChangeListener(e -> applyFilter());
+    activity.setId("fleet-state");
+    activity.setLabel("State");
+    activity.setItems("all", "busy", "idle", "offline");
+    activity.setValue("all");
+    activity.addValueChangeListener(e -> applyFilter());
+    groupBy.setId("fleet-group-by");
+    groupBy.setLabel("Group by");
+    groupBy.setItems(FleetTable.GroupBy.values());
+    groupBy.setItemLabelGenerator(g -> g == FleetTable.GroupBy.NONE ? "nothing" : g.label().toLowerCase());
+    groupBy.setValue(FleetTable.GroupBy.NONE);
+    groupBy.addValueChangeListener(e -> applyFilter());
+  }
+
+  private void configureGroups() {
+    groups.setId("fleet-groups");
+    groups.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
+    groups.addColumn(FleetTable.Group::key).setHeader("Group").setAutoWidth(true).setFlexGrow(1);
+    groups.addColumn(g -> g.counts().devices()).setHeader("Devices").setAutoWidth(true);
+    groups.addColumn(g -> g.counts().busy()).setHeader("Busy").setAutoWidth(true);
+    groups.addColumn(g -> g.counts().idle()).setHeader("Idle").setAutoWidth(true);
+    groups.addColumn(g -> g.counts().offline()).setHeader("Offline").setAutoWidth(true);
+    groups.setHeight("14em");
+    groups.setVisible(false);
+    groups.asSingleSelect().addValueChangeListener(e -> {
+      if (e.isFromClient()) {
+        filter = filter.withGroup(e.getValue() == null ? null : e.getValue().key());
+        showTable();
+      }
+    });
+  }
+
+  /** The filter as the fields say now; a group chosen stays chosen while it still exists. */
+  private void applyFilter() {
+    FleetRows.Activity state = "all".equals(activity.getValue()) || activity.getValue() == null ? null
+        : FleetRows.Activity.valueOf(activity.getValue().toUpperCase(java.util.Locale.ROOT));
+    String group = groupBy.getValue() == filter.groupBy() ? filter.group() : null;
+    filter = new FleetTable.Filter(search.getValue(), state, groupBy.getValue(), group);
+    showTable();
+  }
+
+  /** Counts, groups and the grid from the current table and filter; the grid refetches only the rows in view. */
+  private void showTable() {
+    FleetTable.Counts all = table.counts();
+    FleetTable.Counts shown = table.counts(filter);
+    summary.setText(String.format("%,d device(s) on %,d host(s): %,d busy, %,d idle, %,d offline", all.devices(),
+        table.hosts(), all.busy(), all.idle(), all.offline())
+        + (shown.equals(all) ? "" : String.format(" · shown: %,d (%,d busy, %,d idle, %,d offline)", shown.devices(),
+            shown.busy(), shown.idle(), shown.offline())));
+    List<FleetTable.Group> list = table.groups(filter);
+    groups.setVisible(filter.groupBy() != FleetTable.GroupBy.NONE);
+    groups.setItems(list);
+    list.stream().filter(g -> g.key().equals(filter.group())).findFirst().ifPresent(groups::select);
+    grid.getDataProvider().refreshAll();
   }
 
   private void configurePushedGrid() {
@@ -141,10 +228,8 @@ public class FleetView extends VerticalLayout {
       if (polls++ % COHORT_EVERY == 0) {
         cohort = marks(coordinator.cohortFlags());
       }
-      grid.setItems(FleetRows.of(agents, queued));
-      long online = agents.stream().filter(a -> a.online()).count();
-      long hosts = agents.stream().map(a -> a.host()).distinct().count();
-      summary.setText(hosts + " host(s), " + agents.size() + " agent(s), " + online + " online");
+      table = new FleetTable(FleetRows.of(agents, queued));
+      showTable();
       var outside = coordinator.pushedDevices();
       pushed.setItems(outside);
       pushed.setVisible(!outside.isEmpty());

@@ -23,6 +23,7 @@ import io.busload.dashboard.security.WriteAccess;
 import com.vaadin.flow.server.auth.AnonymousAllowed;
 import java.util.List;
 import org.springframework.security.access.AccessDeniedException;
+import io.busload.dashboard.live.Coalescer;
 import io.busload.dashboard.live.StrideBandwidth;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunStatus;
@@ -30,6 +31,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 
 /**
@@ -43,6 +46,13 @@ public class LiveView extends VerticalLayout {
   /** The stride suite is the one that exists (docs/contract.md, suites). */
   static final String SUITE = "stride";
   private static final int RESULT_LIMIT = 10_000;
+  /**
+   * Live results and run statuses are drawn in batches at most this often (issue 16): with thousands of devices
+   * reporting, one server push per result kept the browser busy with messages and redraws.
+   */
+  static final int FLUSH_MILLIS = 250;
+  /** Above this many runs, the progress line counts runs by state instead of naming each device. */
+  static final int RUNS_NAMED = 12;
 
   private final CoordinatorClient coordinator;
   private final LiveFeed feed;
@@ -58,6 +68,8 @@ public class LiveView extends VerticalLayout {
   private final Span progress = new Span();
   private final CoordinatorNotice notice = new CoordinatorNotice();
   private Registration feedRegistration;
+  private final Queue<KernelResult> arrived = new ConcurrentLinkedQueue<>();
+  private final Queue<RunStatus> reported = new ConcurrentLinkedQueue<>();
 
   public LiveView(CoordinatorClient coordinator, LiveFeed feed, WriteAccess access) {
     this.coordinator = coordinator;
@@ -90,15 +102,18 @@ public class LiveView extends VerticalLayout {
     super.onAttach(attachEvent);
     UI ui = attachEvent.getUI();
     // Registered before loading, so a result stored while we read the sweep is still drawn (the model dedupes).
+    Coalescer flush = new Coalescer(FLUSH_MILLIS, () -> ui.access(this::drain));
     feedRegistration = feed.register(new LiveFeed.Listener() {
       @Override
       public void result(KernelResult result) {
-        ui.access(() -> show(result));
+        arrived.add(result);
+        flush.request();
       }
 
       @Override
       public void run(RunStatus status) {
-        ui.access(() -> show(status));
+        reported.add(status);
+        flush.request();
       }
     });
     feed.ready().onComplete(done -> ui.access(this::showFeedState));
@@ -145,11 +160,27 @@ public class LiveView extends VerticalLayout {
     }
   }
 
-  private void show(KernelResult result) {
-    boolean newSweep = strideChart.show(result);
-    newSweep |= offsetChart.show(result);
-    if (newSweep) {
-      runs.keySet().removeIf(device -> !Objects.equals(runs.get(device).sweepId(), model().sweepId()));
+  /** Draws what arrived since the last flush: results in one chart update each, statuses in one progress line. */
+  private void drain() {
+    List<KernelResult> results = new java.util.ArrayList<>();
+    for (KernelResult r; (r = arrived.poll()) != null; ) {
+      results.add(r);
+    }
+    if (!results.isEmpty()) {
+      boolean newSweep = strideChart.showAll(results);
+      newSweep |= offsetChart.showAll(results);
+      if (newSweep) {
+        runs.keySet().removeIf(device -> !Objects.equals(runs.get(device).sweepId(), model().sweepId()));
+      }
+    }
+    boolean statuses = false;
+    for (RunStatus status; (status = reported.poll()) != null; ) {
+      if (model().sweepId() == null || Objects.equals(model().sweepId(), status.sweepId())) {
+        runs.put(status.deviceId(), status);
+        statuses = true;
+      }
+    }
+    if (statuses || !results.isEmpty()) {
       showProgress();
     }
   }
@@ -158,14 +189,17 @@ public class LiveView extends VerticalLayout {
     return strideChart.model();
   }
 
-  private void show(RunStatus status) {
-    if (model().sweepId() == null || Objects.equals(model().sweepId(), status.sweepId())) {
-      runs.put(status.deviceId(), status);
-      showProgress();
-    }
-  }
-
   private void showProgress() {
+    if (runs.size() > RUNS_NAMED) {
+      Map<String, Long> byState = runs.values().stream().collect(Collectors.groupingBy(s -> String.valueOf(s.state()),
+          java.util.TreeMap::new, Collectors.counting()));
+      long done = runs.values().stream().mapToLong(RunStatus::completed).sum();
+      long total = runs.values().stream().mapToLong(RunStatus::total).sum();
+      progress.setText(String.format("%,d devices: ", runs.size()) + byState.entrySet().stream()
+          .map(e -> String.format("%,d %s", e.getValue(), e.getKey())).collect(Collectors.joining(", "))
+          + String.format("; %,d of %,d kernels measured", done, total));
+      return;
+    }
     progress.setText(runs.values().stream()
         .map(s -> s.deviceId() + ": " + s.state() + " " + s.completed() + "/" + s.total()
             + (s.message() == null || s.message().isBlank() ? "" : " (" + s.message() + ")"))

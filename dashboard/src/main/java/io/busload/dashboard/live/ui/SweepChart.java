@@ -32,18 +32,36 @@ class SweepChart extends Composite<ECharts> {
     }
   }
 
-  /** Draws the result; true when the chart switched to a newer sweep. */
-  boolean show(KernelResult result) {
+  /**
+   * Draws every result that arrived since the last call in one update (issue 16: thousands of devices reporting):
+   * a few points are appended, more than {@link #MAX_APPENDS} (or any change that needs a redraw) send the whole
+   * option once, so the browser redraws at most once per batch. True when the chart switched to a newer sweep.
+   */
+  boolean showAll(List<KernelResult> results) {
     String before = model.sweepId();
-    switch (model.add(result)) {
-      case StrideBandwidth.Change.Point point -> {
-        getContent().appendPoint(point.seriesId(), point.stride(), point.gigabytesPerSecond());
-        getContent().appendPoint(point.lowId(), point.stride(), point.bandLow());
-        getContent().appendPoint(point.bandId(), point.stride(), point.bandHeight());
+    boolean redraw = false;
+    java.util.Map<String, StrideBandwidth.Change.Point> points = new java.util.LinkedHashMap<>();
+    for (KernelResult result : results) {
+      switch (model.add(result)) {
+        case StrideBandwidth.Change.Point point -> points.put(point.seriesId() + "@" + point.stride(), point);
+        case StrideBandwidth.Change.Redraw r -> redraw = true;
+        case StrideBandwidth.Change.Ignored ignored -> { }
       }
-      case StrideBandwidth.Change.Redraw redraw -> getContent().setOption(model.option());
-      case StrideBandwidth.Change.Ignored ignored -> { }
+    }
+    if (redraw || points.size() > MAX_APPENDS) {
+      getContent().setOption(model.option());
+    } else {
+      points.values().forEach(this::append);
     }
     return before != null && !before.equals(model.sweepId());
+  }
+
+  /** Appending a point makes the browser copy the chart's option once; past a few, one new option costs less. */
+  static final int MAX_APPENDS = 8;
+
+  private void append(StrideBandwidth.Change.Point point) {
+    getContent().appendPoint(point.seriesId(), point.stride(), point.gigabytesPerSecond());
+    getContent().appendPoint(point.lowId(), point.stride(), point.bandLow());
+    getContent().appendPoint(point.bandId(), point.stride(), point.bandHeight());
   }
 }

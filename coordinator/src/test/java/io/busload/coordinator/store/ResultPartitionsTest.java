@@ -1,0 +1,122 @@
+package io.busload.coordinator.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.busload.coordinator.Fixtures;
+import io.busload.coordinator.TestDatabase;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.JsonCodec;
+import io.busload.protocol.KernelResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 16 point 4 on a real PostgreSQL: V8 converts a store that holds results (schema V6, one table, JSON as text)
+ * into monthly partitions without losing a row, a field or a counter; new months get their partitions as results of
+ * them arrive; a redelivered result is still stored once; stored JSON is compressed and comes back byte for byte.
+ */
+class ResultPartitionsTest {
+  private static final Path NO_DATA_DIR = Path.of("target", "no-data-dir");
+  private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
+
+  @Test
+  void migrationV8_storeWithResults_everyResultKeptInItsMonthsPartition() throws Exception {
+    DatabaseSettings settings = TestDatabase.fresh();
+    KernelResult march = Fixtures.result("s1", "r1", "a1", GPU, 4, true, Instant.parse("2026-03-31T23:59:59.5Z"));
+    KernelResult april = Fixtures.result("s1", "r1", "a1", GPU, 8, true, Instant.parse("2026-04-01T00:00:00Z"));
+    try (Database old = Database.open(settings, NO_DATA_DIR, "6"); Connection c = connect(settings)) {
+      for (KernelResult r : List.of(march, april)) {
+        insertAsV6(c, r);
+      }
+      c.createStatement().execute("INSERT INTO result_counters (result_id, flagged, flags, kernels) VALUES ('"
+          + march.id() + "', true, '{}', '{}')");
+    }
+
+    try (Database db = Database.open(settings, NO_DATA_DIR); Connection c = connect(settings)) {
+      assertThat(text(c, "SELECT relkind::text FROM pg_class WHERE relname = 'results'")).isEqualTo("p");
+      assertThat(text(c, "SELECT string_agg(relid::text, ',' ORDER BY relid::text) FROM pg_partition_tree('results')"
+          + " WHERE isleaf")).isEqualTo("results_2026_03,results_2026_04");
+      ResultStore store = new ResultStore(db);
+      List<StoredResult> stored = store.results(new ResultQuery(null, null, null, 10), null, 10);
+      assertThat(stored).extracting(StoredResult::json).containsExactly(
+          new String(JsonCodec.toJson(april), StandardCharsets.UTF_8),
+          new String(JsonCodec.toJson(march), StandardCharsets.UTF_8));
+      assertThat(store.samples(march.id())).isEqualTo(march.samples());
+      assertThat(text(c, "SELECT method FROM results WHERE id = '" + march.id() + "'")).isEqualTo(march.method());
+      assertThat(text(c, "SELECT count(*) FROM result_counters WHERE flagged")).isEqualTo("1");
+
+      // Redelivered: the same record again stores nothing.
+      assertThat(store.insertResult(march, Instant.now())).isFalse();
+      // A month without a partition gets one.
+      KernelResult june = Fixtures.result("s2", "r2", "a1", GPU, 2, true, Instant.parse("2026-06-15T12:00:00Z"));
+      assertThat(store.insertResult(june, Instant.now())).isTrue();
+      assertThat(text(c, "SELECT count(*) FROM pg_partition_tree('results') WHERE isleaf")).isEqualTo("3");
+      assertThat(text(c, "SELECT tableoid::regclass::text FROM results WHERE id = '" + june.id() + "'"))
+          .isEqualTo("results_2026_06");
+      assertThat(store.resultCount()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void resultJson_packed_comesBackByteForByteAndSmaller() {
+    byte[] json = JsonCodec.toJson(Fixtures.result("s1", "r1", "a1", GPU, 16, true, Instant.now()));
+
+    byte[] packed = ResultJson.pack(json);
+
+    assertThat(ResultJson.bytes(packed)).isEqualTo(json);
+    assertThat(packed.length).isLessThan(json.length / 2);
+    byte[] plain = new byte[json.length + 1];
+    System.arraycopy(json, 0, plain, 1, json.length);
+    assertThat(ResultJson.bytes(plain)).isEqualTo(json);
+    assertThatThrownBy(() -> ResultJson.bytes(new byte[] {7, 1, 2})).hasMessageContaining("unknown format tag 7");
+  }
+
+  /** A result as the coordinator stored it before V8: JSON as text, no method or origin column. */
+  private static void insertAsV6(Connection c, KernelResult r) throws Exception {
+    try (PreparedStatement s = c.prepareStatement("INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
+        + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
+        + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, result_json, model, samples)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, true, ?, ?, ?, ?, ?, ?, ?, ?, now(), ?, ?, ?)")) {
+      s.setObject(1, r.id());
+      s.setString(2, r.sweepId());
+      s.setString(3, r.runId());
+      s.setString(4, r.agentId());
+      s.setString(5, r.device().id());
+      s.setString(6, r.device().fingerprint());
+      s.setString(7, r.suite());
+      s.setString(8, r.kernel());
+      s.setString(9, Params.text(r.params()));
+      s.setDouble(10, r.medianSeconds());
+      s.setDouble(11, r.minSeconds());
+      s.setDouble(12, r.maxSeconds());
+      s.setDouble(13, r.relativeSpread());
+      s.setInt(14, r.launchesPerSample());
+      s.setLong(15, r.bytes());
+      s.setDouble(16, r.bandwidth());
+      s.setObject(17, Database.timestamp(r.measuredAt()));
+      s.setString(18, new String(JsonCodec.toJson(r), StandardCharsets.UTF_8));
+      s.setString(19, r.device().name());
+      s.setArray(20, c.createArrayOf("float8", r.samples().toArray()));
+      s.executeUpdate();
+    }
+  }
+
+  private static Connection connect(DatabaseSettings s) throws Exception {
+    return DriverManager.getConnection(s.jdbcUrl(), s.user(), s.password());
+  }
+
+  private static String text(Connection c, String sql) throws Exception {
+    try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}

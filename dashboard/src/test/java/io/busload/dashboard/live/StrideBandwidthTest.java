@@ -39,6 +39,38 @@ class StrideBandwidthTest {
   }
 
   @Test
+  void add_moreDevicesThanLines_oneLinePerModelWithMedianAndSlowestToFastestBand() {
+    StrideBandwidth chart = new StrideBandwidth();
+    List<StrideBandwidth.Change> changes = new java.util.ArrayList<>();
+    int devices = StrideBandwidth.MAX_DEVICE_LINES + 5; // 21: 11 of one model, 10 of the other
+    for (int i = 0; i < devices; i++) {
+      io.busload.protocol.DeviceInfo device = new io.busload.protocol.DeviceInfo("host-" + i + "/cuda:0",
+          io.busload.protocol.DeviceInfo.CUDA, i % 2 == 0 ? "NVIDIA H100" : "NVIDIA H200", "GPU-" + i, "9.0", 132,
+          50L << 20, 80L << 30, 2_619_000_000L, 5120, 3.35e12, "580");
+      changes.add(chart.add(stride("s1", device, 1, (1000 + i) * 1e9, T0.plusSeconds(i))));
+    }
+
+    assertThat(chart.aggregated()).isTrue();
+    assertThat(changes.get(StrideBandwidth.MAX_DEVICE_LINES)).as("the switch redraws")
+        .isInstanceOf(StrideBandwidth.Change.Redraw.class);
+    // After the switch a result moves its model's point; nothing else is redrawn.
+    assertThat(changes.getLast()).isEqualTo(new StrideBandwidth.Change.Point("model|NVIDIA H100|stride-copy-fp32",
+        1, 1010, 1000, 20));
+    JsonNode series = chart.option().get("series");
+    List<JsonNode> main = new java.util.ArrayList<>();
+    series.forEach(s -> {
+      if (StrideBandwidth.isMainSeries(s.get("id").asText())) {
+        main.add(s);
+      }
+    });
+    assertThat(main).hasSize(2);
+    assertThat(main.get(0).get("name").asText()).contains("NVIDIA H100", "every device");
+    assertThat(main.get(0).get("data").toString()).isEqualTo("[[1.0,1010.0]]"); // median of 1000, 1002, ..., 1020
+    assertThat(main.get(1).get("data").toString()).isEqualTo("[[1.0,1010.0]]"); // median of 1001, 1003, ..., 1019
+    assertThat(series.toString()).contains("ceiling|peak|model|NVIDIA H100").doesNotContain("ceiling|peak|host-");
+  }
+
+  @Test
   void add_invalidResult_isIgnored() {
     StrideBandwidth chart = new StrideBandwidth();
     KernelResult invalid = Results.result("s1", CPU, "stride-copy-fp32", Map.of("stride", 2), false, 5e9, T0);

@@ -14,6 +14,7 @@ import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.progressbar.ProgressBar;
+import com.vaadin.flow.data.provider.CallbackDataProvider;
 import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
@@ -59,6 +60,7 @@ public class FleetView extends VerticalLayout {
   private final CoordinatorClient coordinator;
   private final Grid<Row> grid = new Grid<>();
   private final Grid<FleetTable.Group> groups = new Grid<>();
+  private List<FleetTable.Group> groupList = List.of();
   private final TextField search = new TextField();
   private final Select<String> activity = new Select<>();
   private final Select<FleetTable.GroupBy> groupBy = new Select<>();
@@ -105,9 +107,11 @@ public class FleetView extends VerticalLayout {
         .setFlexGrow(1);
     grid.setSizeFull();
     grid.setPageSize(50);
-    // Lazy: the grid asks for the rows in view (50 at a time) as it scrolls; 8,000 rows never travel at once.
-    grid.setItems(query -> table.page(filter, query.getOffset(), query.getLimit()).stream(),
-        query -> table.count(filter));
+    // Lazy: the grid asks for the rows in view (50 at a time) as it scrolls; 8,000 rows never travel at once. Rows are
+    // known by agent and device, so the browser's keys survive a refresh that brings new figures for them.
+    grid.setItems(new CallbackDataProvider<Row, Void>(
+        query -> table.page(filter, query.getOffset(), query.getLimit()).stream(), query -> table.count(filter),
+        row -> row.agentId() + "\n" + row.deviceId()));
   }
 
   private void configureFilters() {
@@ -139,10 +143,16 @@ public class FleetView extends VerticalLayout {
     groups.addColumn(g -> g.counts().idle()).setHeader("Idle").setAutoWidth(true);
     groups.addColumn(g -> g.counts().offline()).setHeader("Offline").setAutoWidth(true);
     groups.setHeight("14em");
+    // Known by key: each refresh brings new counts for the same groups, and a click must still name its group.
+    groups.setItems(new CallbackDataProvider<FleetTable.Group, Void>(
+        query -> groupList.stream().skip(query.getOffset()).limit(query.getLimit()), query -> groupList.size(),
+        FleetTable.Group::key));
     groups.setVisible(false);
-    groups.asSingleSelect().addValueChangeListener(e -> {
-      if (e.isFromClient()) {
-        filter = filter.withGroup(e.getValue() == null ? null : e.getValue().key());
+    // A click chooses the group, a second click on it shows every group again. A click rather than the selection:
+    // each refresh gives the grid new items, and the choice must outlive them.
+    groups.addItemClickListener(e -> {
+      if (e.getItem() != null) {
+        filter = filter.withGroup(e.getItem().key().equals(filter.group()) ? null : e.getItem().key());
         showTable();
       }
     });
@@ -165,10 +175,11 @@ public class FleetView extends VerticalLayout {
         table.hosts(), all.busy(), all.idle(), all.offline())
         + (shown.equals(all) ? "" : String.format(" · shown: %,d (%,d busy, %,d idle, %,d offline)", shown.devices(),
             shown.busy(), shown.idle(), shown.offline())));
-    List<FleetTable.Group> list = table.groups(filter);
+    groupList = table.groups(filter);
     groups.setVisible(filter.groupBy() != FleetTable.GroupBy.NONE);
-    groups.setItems(list);
-    list.stream().filter(g -> g.key().equals(filter.group())).findFirst().ifPresent(groups::select);
+    groups.getDataProvider().refreshAll();
+    groupList.stream().filter(g -> g.key().equals(filter.group())).findFirst().ifPresentOrElse(groups::select,
+        groups::deselectAll);
     grid.getDataProvider().refreshAll();
   }
 

@@ -39,4 +39,17 @@ public final class TestDatabase {
       throw new IllegalStateException("test PostgreSQL: " + e.getMessage(), e);
     }
   }
+
+  /** A plain JDBC connection to {@code settings}' database, for what a test or bench checks behind the stores' backs. */
+  public static Connection connect(DatabaseSettings settings) throws SQLException {
+    return java.sql.DriverManager.getConnection(settings.jdbcUrl(), settings.user(), settings.password());
+  }
+
+  /** The first column of the first row of {@code sql}, as text (null for SQL NULL). */
+  public static String first(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
 }

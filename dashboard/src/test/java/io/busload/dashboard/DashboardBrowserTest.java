@@ -3,7 +3,6 @@ package io.busload.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
@@ -74,12 +73,7 @@ class DashboardBrowserTest {
   @DynamicPropertySource
   static void fleet(DynamicPropertyRegistry registry) throws Exception {
     startCoordinator();
-    registry.add("busload.cluster.name", CLUSTER::name);
-    registry.add("busload.cluster.host", () -> LoopbackCluster.HOST);
-    registry.add("busload.cluster.members", () -> LoopbackCluster.HOST);
-    registry.add("busload.cluster.port", CLUSTER::port);
-    registry.add("busload.eventbus.port", () -> 0);
-    registry.add("busload.coordinator-url", () -> coordinatorUrl);
+    BrowserFleet.dashboardSettings(registry, CLUSTER, () -> coordinatorUrl);
     registry.add("busload.users-file", () -> usersFile.toString());
     registry.add("busload.api-token", () -> API_TOKEN);
   }
@@ -121,13 +115,7 @@ class DashboardBrowserTest {
     seedHistory();
     playwright = Playwright.create(new Playwright.CreateOptions()
         .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-    browser = playwright.chromium().launchPersistentContext(Files.createTempDirectory("busload-chromium-"),
-        new BrowserType.LaunchPersistentContextOptions()
-            .setExecutablePath(Paths.get("/usr/bin/chromium"))
-            .setHeadless(true)
-            .setViewportSize(1400, 1000)
-            .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync")));
+    browser = BrowserFleet.chromium(playwright, 1400, 1000);
     page = browser.newPage();
     page.setDefaultTimeout(PATIENCE.toMillis());
     feed.ready().await(PATIENCE.toSeconds(), TimeUnit.SECONDS);

@@ -3,7 +3,6 @@ package io.busload.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
@@ -72,12 +71,7 @@ class ScaleViewsBrowserTest {
   @DynamicPropertySource
   static void fleet(DynamicPropertyRegistry registry) throws Exception {
     startCoordinator();
-    registry.add("busload.cluster.name", CLUSTER::name);
-    registry.add("busload.cluster.host", () -> LoopbackCluster.HOST);
-    registry.add("busload.cluster.members", () -> LoopbackCluster.HOST);
-    registry.add("busload.cluster.port", CLUSTER::port);
-    registry.add("busload.eventbus.port", () -> 0);
-    registry.add("busload.coordinator-url", () -> coordinatorUrl);
+    BrowserFleet.dashboardSettings(registry, CLUSTER, () -> coordinatorUrl);
     Path users = Files.createTempDirectory("busload-users-").resolve("users.properties");
     registry.add("busload.users-file", users::toString);
   }
@@ -137,13 +131,7 @@ class ScaleViewsBrowserTest {
         AGENTS * GPUS, (System.nanoTime() - started) / 1e9);
     playwright = Playwright.create(new Playwright.CreateOptions()
         .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-    browser = playwright.chromium().launchPersistentContext(Files.createTempDirectory("busload-chromium-"),
-        new BrowserType.LaunchPersistentContextOptions()
-            .setExecutablePath(Paths.get("/usr/bin/chromium"))
-            .setHeadless(true)
-            .setViewportSize(1400, 1000)
-            .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync")));
+    browser = BrowserFleet.chromium(playwright, 1400, 1000);
     page = browser.newPage();
     page.setDefaultTimeout(PATIENCE.toMillis());
     feed.ready().await(PATIENCE.toSeconds(), TimeUnit.SECONDS);

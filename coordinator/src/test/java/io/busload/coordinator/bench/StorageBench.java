@@ -1,5 +1,6 @@
 package io.busload.coordinator.bench;
 
+import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.DatabaseSettings;
@@ -20,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
@@ -375,14 +375,11 @@ public final class StorageBench {
   }
 
   private static Connection connect(DatabaseSettings s) throws Exception {
-    return DriverManager.getConnection(s.jdbcUrl(), s.user(), s.password());
+    return TestDatabase.connect(s);
   }
 
   private static String one(Connection c, String sql) throws Exception {
-    try (ResultSet rs = c.createStatement().executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
-    }
+    return TestDatabase.first(c, sql);
   }
 
   private static long longOf(Connection c, String sql) throws Exception {

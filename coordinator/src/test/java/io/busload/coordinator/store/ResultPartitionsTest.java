@@ -11,9 +11,7 @@ import io.busload.protocol.KernelResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -110,13 +108,10 @@ class ResultPartitionsTest {
   }
 
   private static Connection connect(DatabaseSettings s) throws Exception {
-    return DriverManager.getConnection(s.jdbcUrl(), s.user(), s.password());
+    return TestDatabase.connect(s);
   }
 
   private static String text(Connection c, String sql) throws Exception {
-    try (ResultSet rs = c.createStatement().executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
-    }
+    return TestDatabase.first(c, sql);
   }
 }

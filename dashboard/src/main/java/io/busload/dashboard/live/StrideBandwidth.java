@@ -281,6 +281,11 @@ public final class StrideBandwidth {
    */
   public ObjectNode option() {
     ObjectNode option = JSON.createObjectNode();
+    if (aggregated()) {
+      // Redrawn several times a second while thousands of devices report: an animated transition for each redraw
+      // kept the browser's main thread busy (issue 16, ScaleViewsBrowserTest's long tasks).
+      option.put("animation", false);
+    }
     option.putObject("title")
         .put("text", title)
         .put("subtext", sweepId == null ? "no sweep yet" : "sweep " + sweepId);

@@ -252,6 +252,10 @@ class ScaleViewsBrowserTest {
         + " requestAnimationFrame(tick);"
         + " new PerformanceObserver(l => l.getEntries().forEach(e => window.long$.push(e.duration)))"
         + ".observe({type: 'longtask', buffered: false}); }");
+    // The same figures for 5 s with nothing arriving: what the shared machine alone does to the browser.
+    page.waitForTimeout(5000);
+    String idle = frameFigures(page);
+    page.evaluate("() => { window.frames$ = []; window.long$ = []; }");
     String sweep = "sweep-scale-" + UUID.randomUUID();
     Vertx vertx = coordinator.vertx();
     int total = AGENTS * GPUS * STRIDES.length;
@@ -300,6 +304,7 @@ class ScaleViewsBrowserTest {
         + " chart lines %s holding %s points; load %s%n", total, AGENTS * GPUS, seconds, total / seconds,
         refused.get(), frames.length, p50, p95, max, longTasks.length,
         java.util.Arrays.stream(longTasks).sum(), series, points, load());
+    System.out.println("Live view, the 5 s before (nothing arriving): " + idle);
     assertThat(refused.get()).isZero();
     assertThat(series).as("one line per model and kernel, not per device").isEqualTo(MODELS.size());
     assertThat(points).isEqualTo(MODELS.size() * STRIDES.length);
@@ -307,6 +312,17 @@ class ScaleViewsBrowserTest {
     assertThat(p95).as("95th percentile frame time, ms").isLessThan(250);
     Files.createDirectories(Paths.get("target/screenshots"));
     page.screenshot(new Page.ScreenshotOptions().setPath(Paths.get("target/screenshots/live-8000.png")));
+  }
+
+  /** Frame count, p50, p95 and max frame time, and long tasks, as the page recorded them so far. */
+  private static String frameFigures(Page page) {
+    double[] frames = ((List<?>) page.evaluate("() => window.frames$")).stream()
+        .mapToDouble(v -> ((Number) v).doubleValue()).sorted().toArray();
+    double[] longTasks = ((List<?>) page.evaluate("() => window.long$")).stream()
+        .mapToDouble(v -> ((Number) v).doubleValue()).toArray();
+    return String.format("browser frames: %d, p50 %.1f ms, p95 %.1f ms, max %.1f ms; long tasks: %d, %.0f ms in all",
+        frames.length, frames[frames.length / 2], frames[(int) (frames.length * 0.95)], frames[frames.length - 1],
+        longTasks.length, java.util.Arrays.stream(longTasks).sum());
   }
 
   /** A device's result at one stride: bandwidth by model and stride, with a little spread between devices. */

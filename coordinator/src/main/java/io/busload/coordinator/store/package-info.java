@@ -5,7 +5,9 @@
  * <ul>
  *   <li>{@link io.busload.coordinator.store.AgentStore}: agents and their devices;
  *   <li>{@link io.busload.coordinator.store.SweepStore}: sweeps and their runs;
- *   <li>{@link io.busload.coordinator.store.ResultStore}: results, their samples and counters (insert only);
+ *   <li>{@link io.busload.coordinator.store.ResultStore}: results, their samples and counters (insert only), in
+ *       monthly partitions of {@code results} (issue 16, V8), each result's JSON kept compressed by
+ *       {@link io.busload.coordinator.store.ResultJson};
  *   <li>{@link io.busload.coordinator.store.Schedules}: schedules and their fires;
  *   <li>{@link io.busload.coordinator.store.Pushes}: pushed files (issue 11), stored whole with their runs and
  *       results in one transaction through {@code ResultStore}'s insert;

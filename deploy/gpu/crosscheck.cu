@@ -3,12 +3,15 @@
 // agent/src/main/java/io/busload/agent/crosscheck/PlanFile.java), and for every case that runs:
 // allocates its buffers, fills the inputs on the device (seeded random values of the type, iota, or a random
 // permutation for index buffers: valid, not identical to Java's), poisons the outputs with 0xFF bytes, runs
-// the steps once, warms up, then times samples of a batch of launches of all steps between one event pair
-// (batch calibrated so a sample lasts >= 5 ms, like the agent), at least 31 samples, and prints the median.
+// the steps once, warms up, then times samples of a batch of launches of all steps between one event pair, and
+// prints the median. Warm-up, batch calibration, sample target and stopping rule are the agent's own, read from
+// the plan's method line (io.busload.agent.measure.Sampling; issue 12), so "within 1% of native" compares one
+// method on both sides: warm-up launches_for(WARMUP_SAMPLES x target, probe, MIN_WARMUP_LAUNCHES), three rounds
+// of calibration, then samples until StoppingRule.stopReason says stop.
 // Everything runs on the legacy default stream, as the agent's launches do; Sgemm goes through cuBLAS with
 // the agent's row-major mapping and CUBLAS_DEFAULT_MATH.
 //
-// Output (stdout): CSV  kernel,params,median_s,launches_per_sample,samples
+// Output (stdout): CSV  kernel,params,median_s,launches_per_sample,samples,warmup_launches,stop
 // With --once: each case's steps run exactly once (for a profiler such as ncu); prints one line per case.
 //
 // Build: nvcc -O2 -arch=native -o crosscheck crosscheck.cu -lcuda -lcublas
@@ -83,6 +86,13 @@ struct StepSpec {
   long long n[6] = {0, 0, 0, 0, 0, 0};  // copy: dst src bytes; memset32: buffer value count; sgemm: m n k a b c
 };
 
+// How the agent samples (the plan's method line; Measurement, StoppingRule).
+struct Method {
+  bool present = false;
+  int warmup_samples = 0, min_warmup_launches = 0, max_launches = 0, min_samples = 0, window = 0, max_samples = 0;
+  double sample_target_s = 0, max_spread = 0, time_cap_s = 0;
+};
+
 struct CaseSpec {
   std::string kernel, params;
   std::vector<BufferSpec> buffers;
@@ -94,7 +104,7 @@ static void bad_plan(int line, const std::string& text, const char* why) {
   std::exit(2);
 }
 
-static std::vector<CaseSpec> read_plan(const char* path) {
+static std::vector<CaseSpec> read_plan(const char* path, Method& method) {
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "crosscheck: cannot read plan %s\n", path);
@@ -115,7 +125,17 @@ static std::vector<CaseSpec> read_plan(const char* path) {
     if (line == 1) {
       int version = 0;
       t >> version;
-      if (record != "busload-plan" || version != 1) bad_plan(line, text, "not a busload-plan 1 file");
+      if (record != "busload-plan" || version != 2) bad_plan(line, text, "not a busload-plan 2 file");
+      continue;
+    }
+    if (record == "method") {
+      Method& m = method;
+      t >> m.warmup_samples >> m.min_warmup_launches >> m.sample_target_s >> m.max_launches >> m.min_samples >>
+          m.window >> m.max_spread >> m.time_cap_s >> m.max_samples;
+      if (t.fail()) bad_plan(line, text, "method needs 9 numbers");
+      if (m.min_samples < 1 || m.window < 2 || m.window > std::max(m.min_samples, 2) || m.max_samples < m.min_samples)
+        bad_plan(line, text, "stopping rule needs 1 <= window <= min samples <= max samples");
+      m.present = true;
       continue;
     }
     if (record == "skip") continue;  // the agent reports these as skipped; nothing to time
@@ -350,21 +370,35 @@ struct Runner {
   }
 };
 
-static const double SAMPLE_TARGET_S = 5e-3;  // CudaDevice.sampleTargetSeconds
-static const int MAX_LAUNCHES = 1 << 20;     // Measurement.MAX_LAUNCHES_PER_SAMPLE
-static const int MIN_SAMPLES = 31;
-// More samples of short kernels while this lasts; BUSLOAD_NATIVE_MIN_SAMPLING_S sets it (to sample as long as the
-// agent's stopping rule did, when comparing a kernel whose speed depends on how long the GPU has been busy).
-static double MIN_SAMPLING_S = 0.2;
-
-static int launches_for(double target, double per_launch, int minimum) {
+static int launches_for(const Method& m, double target, double per_launch, int minimum) {
   if (!(per_launch > 0)) return std::max(minimum, 1);
   double n = std::ceil(target / per_launch);
-  return (int)std::max((double)minimum, std::min((double)MAX_LAUNCHES, n));
+  return (int)std::max((double)minimum, std::min((double)m.max_launches, n));
+}
+
+static double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// (max - min) / median of samples[from, end), as StoppingRule.spread.
+static double spread_of(const std::vector<double>& samples, size_t from) {
+  std::vector<double> last(samples.begin() + from, samples.end());
+  auto [lo, hi] = std::minmax_element(last.begin(), last.end());
+  return (*hi - *lo) / median_of(last);
+}
+
+// StoppingRule.stopReason: "" to go on, else why sampling stops (in the same words).
+static std::string stop_reason(const Method& m, const std::vector<double>& samples, double elapsed_s) {
+  if (samples.size() >= (size_t)m.max_samples) return "sample cap";
+  if (samples.size() >= (size_t)m.min_samples && spread_of(samples, samples.size() - m.window) < m.max_spread)
+    return "spread";
+  if (elapsed_s >= m.time_cap_s && samples.size() >= (size_t)std::min(m.min_samples, 3)) return "time cap";
+  return "";
 }
 
 int main(int argc, char** argv) {
-  if (const char* v = std::getenv("BUSLOAD_NATIVE_MIN_SAMPLING_S")) MIN_SAMPLING_S = std::atof(v);
   if (argc < 3 || (argc > 3 && std::strcmp(argv[3], "--once") != 0)) {
     std::fprintf(stderr, "usage: %s busload.fatbin plan.txt [--once]\n", argv[0]);
     return 2;
@@ -376,7 +410,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "crosscheck: cannot read fatbin %s\n", argv[1]);
     return 2;
   }
-  std::vector<CaseSpec> cases = read_plan(argv[2]);
+  Method method;
+  std::vector<CaseSpec> cases = read_plan(argv[2], method);
+  if (!once && !method.present) {
+    std::fprintf(stderr, "crosscheck: %s has no method line; write it with ./busload run --plan-out\n", argv[2]);
+    return 2;
+  }
 
   CU(cuInit(0));
   CUdevice dev;
@@ -390,7 +429,7 @@ int main(int argc, char** argv) {
   CU(cuEventCreate(&runner.stop, CU_EVENT_DEFAULT));
   runner.hold = !once && std::getenv("BUSLOAD_NATIVE_NO_HOLD") == nullptr;
 
-  if (!once) std::printf("kernel,params,median_s,launches_per_sample,samples\n");
+  if (!once) std::printf("kernel,params,median_s,launches_per_sample,samples,warmup_launches,stop\n");
   unsigned long long seed = 0x5EEDB05ull;
   for (const CaseSpec& c : cases) {
     g_case = c.kernel + " " + c.params;
@@ -436,26 +475,30 @@ int main(int argc, char** argv) {
     if (once) {
       std::printf("once,%s,%s,%.9g\n", c.kernel.c_str(), c.params.c_str(), first);
     } else {
+      // Measurement's recipe, step for step: probe, warm-up, up to three calibration rounds, samples by the rule.
+      const Method& m = method;
+      double target = m.sample_target_s;
       double probe = runner.time_batch(steps, ptrs, 1);
-      int warmup = launches_for(20 * SAMPLE_TARGET_S, probe, 20);
+      int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
       double warm = runner.time_batch(steps, ptrs, warmup);
-      int launches = launches_for(SAMPLE_TARGET_S, warm / warmup, 1);
+      int launches = launches_for(m, target, warm / warmup, 1);
+      long calibration = 0;
       for (int round = 0; round < 3; round++) {
         double t = runner.time_batch(steps, ptrs, launches);
-        if (t >= SAMPLE_TARGET_S) break;
-        launches = launches_for(SAMPLE_TARGET_S, t / launches, launches);
+        calibration += launches;
+        if (t >= target) break;
+        launches = launches_for(m, target, t / launches, launches);
       }
       std::vector<double> samples;
+      std::string why;
       auto began = std::chrono::steady_clock::now();
-      for (;;) {
+      do {
         samples.push_back(runner.time_batch(steps, ptrs, launches) / launches);
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-        if (samples.size() >= (size_t)MIN_SAMPLES && elapsed >= MIN_SAMPLING_S) break;
-      }
-      std::sort(samples.begin(), samples.end());
-      size_t n = samples.size();
-      double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-      std::printf("%s,%s,%.9g,%d,%zu\n", c.kernel.c_str(), c.params.c_str(), median, launches, n);
+        why = stop_reason(m, samples, elapsed);
+      } while (why.empty());
+      std::printf("%s,%s,%.9g,%d,%zu,%ld,%s\n", c.kernel.c_str(), c.params.c_str(), median_of(samples), launches,
+                  samples.size(), 2 + warmup + calibration, why.c_str());
     }
     std::fflush(stdout);
     CU(cuCtxSynchronize());

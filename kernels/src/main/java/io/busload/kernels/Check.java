@@ -50,6 +50,14 @@ public record Check(long checked, long mismatchCount, List<String> mismatches) {
       }
     }
 
+    /** As {@link #mismatch(String)}, building the words only for the first few (a poisoned matrix has millions). */
+    public void mismatch(java.util.function.Supplier<String> description) {
+      mismatchCount++;
+      if (first.size() < REPORTED) {
+        first.add(description.get());
+      }
+    }
+
     public Check result() {
       return new Check(checked, mismatchCount, first);
     }

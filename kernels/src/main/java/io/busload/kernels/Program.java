@@ -45,6 +45,16 @@ public interface Program {
    */
   Check check(List<MemorySegment> host);
 
+  /**
+   * The check again after {@code launches} launches in all (the checked one, warm-up, calibration and the timed
+   * samples): a kernel right on its first launch and wrong later (state left by a launch, a race that shows under
+   * load) fails here (issue 12). The same as {@link #check} for programs whose output depends only on their
+   * inputs; a program that updates in place says what {@code launches} launches leave.
+   */
+  default Check checkAfter(List<MemorySegment> host, long launches) {
+    return check(host);
+  }
+
   /** One launch in Java on host buffers (same indexes as {@link #buffers()}), for the CPU backend. */
   void runOnCpu(List<MemorySegment> buffers, Parallel parallel);
 

@@ -1,6 +1,8 @@
 package io.busload.agent.crosscheck;
 
 import io.busload.agent.measure.Plan;
+import io.busload.agent.measure.Sampling;
+import io.busload.agent.measure.StoppingRule;
 import io.busload.agent.report.CsvPrinter;
 import io.busload.kernels.Arg;
 import io.busload.kernels.Buffer;
@@ -19,7 +21,10 @@ import java.util.Map;
  * separated by spaces; nothing but a skip reason holds a space, and it ends its line):
  *
  * <pre>
- * busload-plan 1 SUITE DEVICE
+ * busload-plan 2 SUITE DEVICE
+ * method WARMUP_SAMPLES MIN_WARMUP_LAUNCHES SAMPLE_TARGET_S MAX_LAUNCHES_PER_SAMPLE MIN_SAMPLES WINDOW MAX_SPREAD
+ *        TIME_CAP_S MAX_SAMPLES      (how the agent samples on this device ({@link Sampling}): the harness warms
+ *                                     up, calibrates and stops exactly so; absent from plans for a profiler)
  * case KERNEL PARAMS                 (PARAMS exactly as the CSV's params column: size=67108864;stride=4)
  * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL
  *                                    (ROLE input, inout, output or scratch; FILL random, iota, permutation
@@ -36,7 +41,7 @@ import java.util.Map;
  */
 public final class PlanFile {
   public static final String MAGIC = "busload-plan";
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   private PlanFile() {}
 
@@ -66,10 +71,19 @@ public final class PlanFile {
     return CsvPrinter.params(params);
   }
 
+  /** The plan without a method line: enough for a profiler, which runs each case once ({@code --once}). */
   public static String write(Plan plan, String deviceId) {
+    return write(plan, deviceId, null);
+  }
+
+  /** The plan and how the agent samples ({@code sampling}; null for none), for the native cross-check. */
+  public static String write(Plan plan, String deviceId, Sampling sampling) {
     StringBuilder text = new StringBuilder();
     text.append(MAGIC).append(' ').append(VERSION).append(' ').append(plan.suite()).append(' ').append(deviceId)
         .append('\n');
+    if (sampling != null) {
+      text.append(method(sampling)).append('\n');
+    }
     for (Plan.Planned planned : plan.cases()) {
       String kernel = planned.kernelCase().spec().name();
       String params = token(params(planned));
@@ -93,6 +107,29 @@ public final class PlanFile {
       text.append("end\n");
     }
     return text.toString();
+  }
+
+  /** The method line: numbers in Java's shortest round-trip form, which C's strtod reads back exactly. */
+  static String method(Sampling s) {
+    StoppingRule r = s.rule();
+    return "method " + s.warmupSamples() + " " + s.minWarmupLaunches() + " " + s.sampleTargetSeconds() + " "
+        + s.maxLaunchesPerSample() + " " + r.minSamples() + " " + r.window() + " " + r.maxSpread() + " "
+        + r.timeCapSeconds() + " " + r.maxSamples();
+  }
+
+  /** The method line of {@code text} read back, or empty when it has none. */
+  public static java.util.Optional<Sampling> sampling(String text) {
+    for (String line : text.split("\n")) {
+      String[] t = line.strip().split(" ");
+      if (t[0].equals("method")) {
+        if (t.length != 10) {
+          throw new IllegalArgumentException("plan: method line needs 9 numbers, got " + (t.length - 1));
+        }
+        return java.util.Optional.of(new Sampling(i(t[1]), i(t[2]), Double.parseDouble(t[3]), i(t[4]),
+            new StoppingRule(i(t[5]), i(t[6]), Double.parseDouble(t[7]), Double.parseDouble(t[8]), i(t[9]))));
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   private static String fill(Program program, int index, Buffer buffer) {
@@ -161,6 +198,7 @@ public final class PlanFile {
       String[] t = line.split(" ");
       try {
         switch (t[0]) {
+          case "method" -> { } // read by sampling(text)
           case "skip" -> cases.add(new Case(t[1], untoken(t[2]), List.of(), List.of(), List.of(),
               line.substring(t[0].length() + t[1].length() + t[2].length() + 3)));
           case "case" -> {

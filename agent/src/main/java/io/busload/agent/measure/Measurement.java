@@ -2,7 +2,6 @@ package io.busload.agent.measure;
 
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
-import io.busload.agent.device.Workload;
 import io.busload.agent.device.Conditions;
 import io.busload.agent.device.UnavailableException;
 import io.busload.kernels.Catalog;
@@ -127,7 +126,7 @@ public final class Measurement {
     // nvidia-smi takes a while to answer: read the "before" state while the buffers are allocated and filled.
     java.util.concurrent.CompletableFuture<Conditions> reading =
         java.util.concurrent.CompletableFuture.supplyAsync(device::conditions);
-    try (Workload workload = device.prepare(program)) {
+    try (CountedWorkload workload = new CountedWorkload(device.prepare(program))) {
       workload.timeBatch(1);
       Check check = program.check(workload.download());
       if (!check.passed()) {
@@ -161,6 +160,15 @@ public final class Measurement {
         stopReason = stoppingRule.stopReason(samples, (System.nanoTime() - start) / 1e9);
       } while (stopReason == null);
       Conditions after = device.conditions();
+      // Issue 12: checked again after the timed launches, so a kernel right only on its first launch fails.
+      Check again = program.checkAfter(workload.download(), workload.launches());
+      if (!again.passed()) {
+        List<String> mismatches = new ArrayList<>();
+        again.mismatches().forEach(m -> mismatches.add("after " + workload.launches() + " launches: " + m));
+        mismatches.add(again.mismatchCount() + " of " + again.checked() + " elements differ after "
+            + workload.launches() + " launches (the first launch's output passed)");
+        return invalid(suite, kernel, planned.size(), traffic, mismatches);
+      }
 
       int warmedUp = 2 + warmupLaunches + calibrationLaunches; // checked launch, probe, warm-up, calibration
       StringBuilder method = new StringBuilder("warm-up " + warmedUp + " launches; " + samples.size() + " samples of "

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.busload.agent.measure.Plan;
+import io.busload.agent.measure.Sampling;
+import io.busload.agent.measure.StoppingRule;
 import io.busload.kernels.Arg;
 import io.busload.kernels.Buffer;
 import io.busload.kernels.DeviceLimits;
@@ -76,13 +78,26 @@ class PlanFileTest {
 
   @Test
   void parse_unknownRecord_failsNamingTheLine() {
-    assertThatThrownBy(() -> PlanFile.parse("busload-plan 1 s cuda:0\ncase k size=1\nlaunch x\n"))
+    assertThatThrownBy(() -> PlanFile.parse("busload-plan 2 s cuda:0\ncase k size=1\nlaunch x\n"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 3").hasMessageContaining("launch");
   }
 
   @Test
+  void sampling_writtenWithThePlan_readBackExactly() {
+    Plan plan = Plan.resolve("stride", new SuiteOptions(OptionalLong.of(4096), Map.of()), GPU, "cuda:0");
+    Sampling sampling = new Sampling(10, 3, 5e-3, 1 << 20, new StoppingRule(10, 10, 0.005, 2.0, 1000));
+
+    String text = PlanFile.write(plan, "cuda:0", sampling);
+
+    assertThat(text.lines().skip(1).findFirst()).contains("method 10 3 0.005 1048576 10 10 0.005 2.0 1000");
+    assertThat(PlanFile.sampling(text)).contains(sampling);
+    assertThat(PlanFile.parse(text)).hasSameSizeAs(plan.cases());
+    assertThat(PlanFile.sampling(PlanFile.write(plan, "cuda:0"))).isEmpty();
+  }
+
+  @Test
   void parse_caseWithoutEnd_fails() {
-    assertThatThrownBy(() -> PlanFile.parse("busload-plan 1 s cuda:0\ncase k size=1\ncopy 1 0 4\n"))
+    assertThatThrownBy(() -> PlanFile.parse("busload-plan 2 s cuda:0\ncase k size=1\ncopy 1 0 4\n"))
         .hasMessageContaining("has no end");
   }
 }

@@ -18,7 +18,7 @@ class MatmulReferenceTest {
 
   @Test
   void check_unwrittenElement_reportedAsPoison() {
-    try (Arena arena = Arena.ofConfined()) {
+    try (Arena arena = Arena.ofShared()) {
       Matmul.Case program = MatmulTest.program(Matmul.Variant.NAIVE, 64);
       List<MemorySegment> buffers = Harness.prepare(program, arena);
       program.runOnCpu(buffers, Parallel.serial());
@@ -34,7 +34,7 @@ class MatmulReferenceTest {
   @Test
   void check_oneProductMissingInALastRowElement_mismatch() {
     int n = 256;
-    try (Arena arena = Arena.ofConfined()) {
+    try (Arena arena = Arena.ofShared()) {
       Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
       List<MemorySegment> buffers = Harness.prepare(program, arena);
       program.runOnCpu(buffers, Parallel.serial());
@@ -50,6 +50,34 @@ class MatmulReferenceTest {
 
       assertThat(check.mismatchCount()).isEqualTo(1);
       assertThat(check.mismatches().getFirst()).startsWith("C[255][3]: expected ");
+    }
+  }
+
+  @Test
+  void check_oneWrongTileAwayFromTheSamples_caughtByFreivalds() {
+    int n = 512;
+    try (Arena arena = Arena.ofShared()) {
+      Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
+      List<MemorySegment> buffers = Harness.prepare(program, arena);
+      program.runOnCpu(buffers, Parallel.serial());
+      MemorySegment a = buffers.get(0);
+      MemorySegment b = buffers.get(1);
+      MemorySegment c = buffers.get(2);
+      // Tile (5, 7) as a kernel whose k loop stopped one short there would leave it: each element off by one
+      // product (about 2.25 in some 1,100), below what sampling sees unless it happens to pick one of them.
+      for (int i = 5 * 32; i < 6 * 32; i++) {
+        for (int j = 7 * 32; j < 8 * 32; j++) {
+          long at = (long) i * n + j;
+          c.setAtIndex(JAVA_FLOAT, at, c.getAtIndex(JAVA_FLOAT, at)
+              - a.getAtIndex(JAVA_FLOAT, (long) i * n + n - 1) * b.getAtIndex(JAVA_FLOAT, (long) (n - 1) * n + j));
+        }
+      }
+
+      Check check = program.check(buffers);
+
+      // Sampling alone lands on about 16 of the tile's 1,024 elements; Freivalds' test flags every other row of it.
+      assertThat(check.mismatchCount()).isGreaterThanOrEqualTo(32);
+      assertThat(check.mismatches()).allMatch(m -> m.matches("C\\[(1[6-8][0-9]|19[01])\\].*"));
     }
   }
 

@@ -26,7 +26,7 @@ final class Fixtures {
             false, List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ"), List.of()));
   }
 
-  private static KernelResult result(String id, String kernel, Map<String, Object> params, boolean valid,
+  static KernelResult result(String id, String kernel, Map<String, Object> params, boolean valid,
       List<String> mismatches, List<Double> samples) {
     double median = samples.isEmpty() ? 0 : samples.get(1);
     return new KernelResult(Protocol.SCHEMA_VERSION, UUID.fromString(id), "run-1", "sweep-1", "gpu1", "0.1.0",

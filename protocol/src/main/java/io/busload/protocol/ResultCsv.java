@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * definition, so that what one side writes the other reads.
  *
  * <p>Columns are found by name: a reader takes them in any order and skips those it does not know (the agent's
- * {@code fractionOfMemcpy} and {@code fractionOfPeak} are derived, not read back). {@link #SUMMARY} are the columns
+ * {@code fractionOfCeiling} and {@code fractionOfPeak} are derived, not read back). {@link #SUMMARY} are the columns
  * results CSV always had; {@link #CARRIED} came with issue 11, so that a row holds everything its JSON does: the
  * device fingerprint, the environment (driver, agent version, fatbin hash; clocks are in {@code method}) and every
  * sample. Units are SI, as in the record. Lists and objects that CSV has no shape for are one cell each: samples

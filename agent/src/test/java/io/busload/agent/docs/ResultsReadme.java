@@ -20,8 +20,10 @@ import java.util.stream.Collectors;
  * each (empty when it holds). Three kinds of check:
  * <ul>
  *   <li><b>paths</b>: every relative path the text names (a link target, or a backticked word with a slash or a
- *       file extension) exists, from the README's folder or the repository root, and none reaches outside the
- *       repository or into {@code shared/} (a reference folder users do not have);</li>
+ *       file extension) exists, from the README's folder or the repository root; a bare file name may lie anywhere
+ *       under the README's folder or in the repository's sources ({@code timing.cu}); none reaches outside the
+ *       repository or into {@code shared/} (a reference folder users do not have). Build outputs ({@code target/})
+ *       and the lent machine's {@code .carry/} are named as places, not checked;</li>
  *   <li><b>figures</b>: {@code <!-- figure "TEXT" = FUNCTION FILE [KERNEL PARAMS] -->} says TEXT, which must appear
  *       in the README, is FUNCTION of FILE; a number is compared at the decimals the text shows;</li>
  *   <li><b>tables</b>: {@code <!-- table "HEADER" = FUNCTION FILE ... -->} before a markdown table whose first two
@@ -42,6 +44,7 @@ final class ResultsReadme {
   private static final Pattern COMMENT = Pattern.compile("<!--.*?-->", Pattern.DOTALL);
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
   private static final Pattern TICKED = Pattern.compile("`([^`\\s]+)`");
+  private static final Pattern COUNT = Pattern.compile("\\d+ of \\d+");
   private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.(\\d+))?");
   private static final Pattern PATH_LIKE = Pattern.compile("[\\w.\\-/]*(/|\\.(csv|txt|md|json|err|sh|cu|java|yaml|xml|sql))/?");
 
@@ -94,15 +97,43 @@ final class ResultsReadme {
         problem("names " + name + ": shared/ is the team's reference folder, which users do not have");
         continue;
       }
+      if (path.contains("target/") || path.startsWith(".carry/")) {
+        continue;
+      }
       Path local = folder().resolve(path).toAbsolutePath().normalize();
       Path fromRoot = repository.resolve(path).toAbsolutePath().normalize();
       boolean inside = local.startsWith(repository) || fromRoot.startsWith(repository);
       if (!inside) {
         problem("names " + name + ", outside the repository");
-      } else if (!Files.exists(local) && !Files.exists(fromRoot)) {
+      } else if (!Files.exists(local) && !Files.exists(fromRoot)
+          && !(path.indexOf('/') < 0 && (named(folder(), path) || named(repository, path)))) {
         problem("names " + name + ", which does not exist (from its folder or the repository root)");
       }
     }
+  }
+
+  /** Whether a file called {@code name} lies under {@code root}, build outputs and dependencies left out. */
+  private static boolean named(Path root, String name) {
+    boolean[] found = {false};
+    try {
+      Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+        @Override
+        public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a) {
+          String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
+          return List.of("target", "node_modules", ".tools", ".git", ".busload").contains(n)
+              ? java.nio.file.FileVisitResult.SKIP_SUBTREE : java.nio.file.FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+          found[0] = file.getFileName().toString().equals(name);
+          return found[0] ? java.nio.file.FileVisitResult.TERMINATE : java.nio.file.FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return found[0];
   }
 
   // ---- figures ----------------------------------------------------------------------------------------------
@@ -117,7 +148,7 @@ final class ResultsReadme {
       }
       String actual;
       try {
-        actual = compute(m.group(2), m.group(3), m.group(4), m.group(5), claimed);
+        actual = counted(claimed, compute(m.group(2), m.group(3), m.group(4), m.group(5), claimed));
       } catch (RuntimeException e) {
         problem("figure \"" + claimed + "\": " + e.getMessage());
         continue;
@@ -127,6 +158,13 @@ final class ResultsReadme {
             + (m.group(4) == null ? "" : " " + m.group(4) + " " + m.group(5)) + " is \"" + actual + "\"");
       }
     }
+  }
+
+  /** A count ("K of N") put in place of the claim's own, keeping its words; anything else as it is. */
+  private static String counted(String claimed, String actual) {
+    Matcher count = COUNT.matcher(claimed);
+    return actual.matches("\\d+ of \\d+") && count.find()
+        ? claimed.substring(0, count.start()) + actual + claimed.substring(count.end()) : actual;
   }
 
   /** FUNCTION of FILE (and kernel and params), formatted as {@code claimed} is (its decimals, its words). */

@@ -88,17 +88,6 @@ final class Families {
     return Double.doubleToRawLongBits(value) == -1L ? "poison (never written)" : Double.toString(value);
   }
 
-  /** Parts a check of {@code count} elements is split into: one per core, none under 64 Ki elements. */
-  static int parts(long count) {
-    return (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), count / 65_536));
-  }
-
-  /** First element of part {@code part} of {@link #parts}{@code (count)} contiguous ranges. */
-  static long from(long count, int part) {
-    int parts = parts(count);
-    return part >= parts ? count : count * part / parts;
-  }
-
   /** Bit-for-bit equality, as copies and permutations must be. */
   static boolean same(float expected, float actual) {
     return Float.floatToRawIntBits(expected) == Float.floatToRawIntBits(actual);

@@ -66,12 +66,21 @@ public final class Particles extends VariantFamily<Particles.Variant, Particles.
       };
     }
 
-    /** The inverse of {@link #offset}: particle (slot 0) and field (slot 1) stored at element {@code e}. */
-    long[] particleAndField(long e, long n) {
+    /** The inverse of {@link #offset}: the particle stored at element {@code e} (no array per element: fills). */
+    long particle(long e, long n) {
       return switch (this) {
-        case AOS -> new long[] {e / F, e % F};
-        case SOA -> new long[] {e % n, e / n};
-        case AOSOA -> new long[] {(e / (CHUNK * F)) * CHUNK + e % CHUNK, (e % (CHUNK * F)) / CHUNK};
+        case AOS -> e / F;
+        case SOA -> e % n;
+        case AOSOA -> (e / (CHUNK * F)) * CHUNK + e % CHUNK;
+      };
+    }
+
+    /** The inverse of {@link #offset}: the field stored at element {@code e}. */
+    int field(long e, long n) {
+      return (int) switch (this) {
+        case AOS -> e % F;
+        case SOA -> e / n;
+        case AOSOA -> (e % (CHUNK * F)) / CHUNK;
       };
     }
   }
@@ -110,8 +119,8 @@ public final class Particles extends VariantFamily<Particles.Variant, Particles.
       Families.requireInput(buffer, 0);
       long count = chunk.byteSize() / Float.BYTES;
       for (long k = 0; k < count; k++) {
-        long[] pf = layout.particleAndField(first + k, n);
-        chunk.setAtIndex(JAVA_FLOAT, k, initial(pf[0], (int) pf[1]));
+        long e = first + k;
+        chunk.setAtIndex(JAVA_FLOAT, k, initial(layout.particle(e, n), layout.field(e, n)));
       }
     }
 
@@ -148,18 +157,21 @@ public final class Particles extends VariantFamily<Particles.Variant, Particles.
     @Override
     public Check check(List<MemorySegment> host) {
       MemorySegment p = host.get(0);
-      Check.Collector collector = new Check.Collector();
-      for (long i = 0; i < n; i++) {
-        for (int f = 0; f < F; f++) {
-          float expected = f < 3 ? Math.fma(initial(i, f + 3), DT, initial(i, f)) : initial(i, f);
-          float actual = p.getAtIndex(JAVA_FLOAT, layout.offset(i, f, n));
-          if (!Families.same(expected, actual)) {
-            collector.mismatch(FIELDS.get(f) + "[" + i + "]: expected " + expected + ", got " + Families.describe(actual));
+      return Check.inParts(n, F, (from, to, collector) -> {
+        for (long i = from; i < to; i++) {
+          for (int f = 0; f < F; f++) {
+            float expected = f < 3 ? Math.fma(initial(i, f + 3), DT, initial(i, f)) : initial(i, f);
+            float actual = p.getAtIndex(JAVA_FLOAT, layout.offset(i, f, n));
+            if (!Families.same(expected, actual)) {
+              long particle = i;
+              int field = f;
+              collector.mismatch(() -> FIELDS.get(field) + "[" + particle + "]: expected " + expected + ", got "
+                  + Families.describe(actual));
+            }
           }
         }
-      }
-      collector.checked(n * F);
-      return collector.result();
+        collector.checked((to - from) * F);
+      });
     }
 
     /**
@@ -174,10 +186,7 @@ public final class Particles extends VariantFamily<Particles.Variant, Particles.
         return check(host);
       }
       MemorySegment p = host.get(0);
-      List<Check> parts = java.util.stream.IntStream.range(0, Families.parts(n)).parallel().mapToObj(part -> {
-        Check.Collector collector = new Check.Collector();
-        long from = Families.from(n, part);
-        long to = Families.from(n, part + 1);
+      return Check.inParts(n, F, (from, to, collector) -> {
         for (long i = from; i < to; i++) {
           for (int f = 0; f < F; f++) {
             float actual = p.getAtIndex(JAVA_FLOAT, layout.offset(i, f, n));
@@ -202,9 +211,7 @@ public final class Particles extends VariantFamily<Particles.Variant, Particles.
           }
         }
         collector.checked((to - from) * F);
-        return collector.result();
-      }).toList();
-      return Check.merge(parts);
+      });
     }
 
     /** One particle at a time, as a GPU thread does, through the layout's offsets. */

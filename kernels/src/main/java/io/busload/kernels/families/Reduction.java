@@ -19,7 +19,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
-import java.util.stream.LongStream;
 
 /**
  * fp32 sum (src/main/cuda/reduction.cu; issue 3, family 11), always two launches: a first kernel writes one
@@ -83,11 +82,6 @@ public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.
   public static float input(long i) {
     long r = Families.mix(Families.SEED + i * 0x9E3779B97F4A7C15L);
     return Float.intBitsToFloat((int) (r >>> 63) << 31 | 0x3F800000 | (int) (r >>> 8 & 0xFF) << 15);
-  }
-
-  /** Element {@code i} in units of 2^-8 (exact). */
-  static long inputUnits(long i) {
-    return (long) (input(i) * 256.0f);
   }
 
   /**
@@ -166,9 +160,8 @@ public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.
      */
     @Override
     public Check check(List<MemorySegment> host) {
-      long exactUnits = LongStream.range(0, n).parallel().map(Reduction::inputUnits).sum();
-      double exact = exactUnits / 256.0;
       Replay replay = replay(null);
+      double exact = replay.exactUnits() / 256.0;
       float actual = host.get(OUT).getAtIndex(JAVA_FLOAT, 0);
       Check.Collector collector = new Check.Collector();
       collector.checked(1);
@@ -205,16 +198,23 @@ public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.
       int blocks = blocks();
       float[] partials = new float[blocks];
       int parts = Math.max(1, Math.min(blocks, 4 * Runtime.getRuntime().availableProcessors()));
-      double firstError = IntStream.range(0, parts).parallel().mapToDouble(p -> {
+      // One pass over the regenerated inputs: each element read is also added, exactly, to the reference.
+      Rounding first = IntStream.range(0, parts).parallel().mapToObj(p -> {
         Rounding rounding = new Rounding();
+        LongToFloat in = i -> {
+          float x = input(i);
+          rounding.exactUnits += (long) (x * 256.0f);
+          return x;
+        };
         for (long b = (long) blocks * p / parts; b < (long) blocks * (p + 1) / parts; b++) {
-          partials[(int) b] = dropped != null && dropped == b ? 0.0f : firstKernel(Reduction::input, b, rounding);
+          float partial = firstKernel(in, b, rounding);
+          partials[(int) b] = dropped != null && dropped == b ? 0.0f : partial;
         }
-        return rounding.error;
-      }).sum();
+        return rounding;
+      }).reduce(new Rounding(), Rounding::plus);
       Rounding last = new Rounding();
       float sum = finalKernel(MemorySegment.ofArray(partials), last);
-      return new Replay(sum, firstError + last.error);
+      return new Replay(sum, first.error + last.error, first.exactUnits);
     }
 
     /** Block {@code block}'s partial sum, as the variant's first kernel adds it. */
@@ -289,8 +289,11 @@ public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.
     }
   }
 
-  /** A replayed sum and the sum of the magnitudes of its additions' rounding errors. */
-  record Replay(float sum, double bound) {}
+  /**
+   * A replayed sum, the sum of the magnitudes of its additions' rounding errors, and the exact sum of the inputs in
+   * units of 2^-8.
+   */
+  record Replay(float sum, double bound, long exactUnits) {}
 
   /** An input element by index: a device buffer or the regenerated input. */
   @FunctionalInterface
@@ -305,6 +308,15 @@ public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.
   /** fp32 additions that remember how far they rounded: {@code |fl(a + b) - (a + b)|}, exact in double. */
   static final class Rounding {
     double error;
+    /** The inputs read so far, summed exactly (units of 2^-8), where the caller counts them. */
+    long exactUnits;
+
+    Rounding plus(Rounding other) {
+      Rounding sum = new Rounding();
+      sum.error = error + other.error;
+      sum.exactUnits = exactUnits + other.exactUnits;
+      return sum;
+    }
 
     float add(float a, float b) {
       float sum = a + b;

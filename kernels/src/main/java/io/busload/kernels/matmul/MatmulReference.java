@@ -161,43 +161,25 @@ public final class MatmulReference {
     double[] bMax = new double[n];
     double[] bSum = new double[n];
     IntStream.range(0, n).parallel().forEach(k -> {
-      long row = (long) k * n;
-      double[] acc = new double[VECTORS];
-      double max = 0;
-      double abs = 0;
-      for (int j = 0; j < n; j++) {
-        double v = b.getAtIndex(JAVA_FLOAT, row + j);
-        for (int r = 0; r < VECTORS; r++) {
-          acc[r] += v * x[r][j];
-        }
-        max = Math.max(max, Math.abs(v));
-        abs += Math.abs(v);
-      }
+      double[] dots = dots(b, k, n, x);
       for (int r = 0; r < VECTORS; r++) {
-        bx[r][k] = acc[r];
+        bx[r][k] = dots[r];
       }
-      bMax[k] = max;
-      bSum[k] = abs;
+      for (int j = 0; j < n; j++) {
+        double v = Math.abs(b.getAtIndex(JAVA_FLOAT, (long) k * n + j));
+        bMax[k] = Math.max(bMax[k], v);
+        bSum[k] += v;
+      }
     });
     List<String> failures = IntStream.range(0, n).parallel().filter(i -> !reported.contains(i)).mapToObj(i -> {
-      long row = (long) i * n;
-      double[] abx = new double[VECTORS];
-      double[] cx = new double[VECTORS];
+      double[] abx = dots(a, i, n, bx);
+      double[] cx = dots(c, i, n, x);
       double maxRow = 0;
       double sumRow = 0;
       for (int k = 0; k < n; k++) {
-        double v = a.getAtIndex(JAVA_FLOAT, row + k);
-        for (int r = 0; r < VECTORS; r++) {
-          abx[r] += v * bx[r][k];
-        }
-        maxRow += Math.abs(v) * bMax[k];
-        sumRow += Math.abs(v) * bSum[k];
-      }
-      for (int j = 0; j < n; j++) {
-        double v = c.getAtIndex(JAVA_FLOAT, row + j);
-        for (int r = 0; r < VECTORS; r++) {
-          cx[r] += v * x[r][j];
-        }
+        double v = Math.abs(a.getAtIndex(JAVA_FLOAT, (long) i * n + k));
+        maxRow += v * bMax[k];
+        sumRow += v * bSum[k];
       }
       double tolerance = rowTolerance(n, maxRow, sumRow);
       for (int r = 0; r < VECTORS; r++) {
@@ -210,6 +192,18 @@ public final class MatmulReference {
       return null;
     }).filter(java.util.Objects::nonNull).toList();
     failures.forEach(collector::mismatch);
+  }
+
+  /** Row {@code row} of the n x n matrix {@code m} dotted with each of {@code vectors}, in double. */
+  private static double[] dots(MemorySegment m, int row, int n, double[][] vectors) {
+    double[] dots = new double[vectors.length];
+    for (int j = 0; j < n; j++) {
+      double v = m.getAtIndex(JAVA_FLOAT, (long) row * n + j);
+      for (int r = 0; r < vectors.length; r++) {
+        dots[r] += v * vectors[r][j];
+      }
+    }
+    return dots;
   }
 
   private static String describe(float value) {

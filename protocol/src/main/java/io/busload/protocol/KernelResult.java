@@ -145,6 +145,14 @@ public record KernelResult(
         origin, status, sampling);
   }
 
+  /** This result with {@code value} as its method, in words. */
+  public KernelResult withMethod(String value) {
+    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
+        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, value, measuredAt, counters,
+        origin, status, sampling);
+  }
+
   /** This result with its status and how it was sampled (issue 12). */
   public KernelResult withSampling(ResultStatus newStatus, Sampling value) {
     return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,

@@ -83,7 +83,7 @@ public final class Nvml {
       return ClockSensor.none(Clocks.Reading.NOT_READ, hostUnavailable);
     }
     try {
-      return host.device(uuid);
+      return host.sensorOf(uuid);
     } catch (NvmlUnavailableException e) {
       return ClockSensor.none(Clocks.Reading.NOT_READ, e.getMessage());
     }
@@ -111,7 +111,8 @@ public final class Nvml {
     return version;
   }
 
-  private ClockSensor device(String uuid) {
+  /** The sensor of one GPU; {@link NvmlUnavailableException} when NVML does not know the UUID. */
+  ClockSensor sensorOf(String uuid) {
     Arena arena = Arena.ofAuto(); // lives while the sensor refers to its segments
     MemorySegment slot = arena.allocate(POINTER);
     int status;

@@ -10,6 +10,8 @@
 #   ratios.md              Busload median, the mean of the two native medians, their drift, ratio, "within 1%";
 #                          ratios-before.md and ratios-after.md against each native run alone
 #   profile.md, ncu.csv    sectors/request and DRAM bytes beside the model, FLAG where they differ > 10%
+#   sampling.md            how each result was measured (issue 12): held/unheld/re-timed samples, stop reason, NVML
+#                          clocks and throttle reasons, throttled samples dropped, L2 verdict
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/gpu/carried.sh
@@ -48,6 +50,8 @@ status=$?
 awk -v s="$start" -v e="$(date +%s.%N)" -v x="$status" 'BEGIN { t = e - s;
   printf "coalescing suite: exit %d, %.1f s elapsed; budget 90 s: %s\n", x, t, (t <= 90 ? "within" : "OVER") }' \
   | tee "$OUT/elapsed.txt"
+python3 deploy/gpu/sampling-summary.py "$OUT/coalescing.csv" > "$OUT/sampling.md"
+echo "sampling (exit $?): $(tail -1 "$OUT/sampling.md")"
 
 # 4. Native after the suite, then Busload vs native per kernel: against each run alone and against their mean.
 "$HARNESS" "$FATBIN" "$OUT/plan.txt" > "$OUT/native.csv" 2> "$OUT/native.err"

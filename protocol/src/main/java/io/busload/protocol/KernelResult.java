@@ -123,41 +123,35 @@ public record KernelResult(
 
   /** This result with {@code value} as its counters (null: none). */
   public KernelResult withCounters(Counters value) {
-    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, value,
-        origin, status, sampling);
+    return copy(runId, sweepId, method, value, origin, status, sampling);
   }
 
   /** This result with {@code value} as its origin (null: a fleet result). */
   public KernelResult withOrigin(Origin value) {
-    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-        value, status, sampling);
+    return copy(runId, sweepId, method, counters, value, status, sampling);
   }
 
   /** This result as part of run {@code newRunId} of sweep {@code newSweepId}. */
   public KernelResult withRun(String newRunId, String newSweepId) {
-    return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-        origin, status, sampling);
+    return copy(newRunId, newSweepId, method, counters, origin, status, sampling);
   }
 
   /** This result with {@code value} as its method, in words. */
   public KernelResult withMethod(String value) {
-    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, value, measuredAt, counters,
-        origin, status, sampling);
+    return copy(runId, sweepId, value, counters, origin, status, sampling);
   }
 
   /** This result with its status and how it was sampled (issue 12). */
   public KernelResult withSampling(ResultStatus newStatus, Sampling value) {
-    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
+    return copy(runId, sweepId, method, counters, origin, newStatus, value);
+  }
+
+  /** This measurement with the fields that may change after it was taken replaced. */
+  private KernelResult copy(String newRunId, String newSweepId, String newMethod, Counters newCounters,
+      Origin newOrigin, ResultStatus newStatus, Sampling newSampling) {
+    return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
         kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-        origin, newStatus, value);
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, newMethod, measuredAt,
+        newCounters, newOrigin, newStatus, newSampling);
   }
 }

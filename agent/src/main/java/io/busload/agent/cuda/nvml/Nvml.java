@@ -1,5 +1,6 @@
 package io.busload.agent.cuda.nvml;
 
+import io.busload.agent.cuda.NativeCalls;
 import io.busload.agent.device.ClockSensor;
 import io.busload.agent.device.DeviceException;
 import io.busload.protocol.Clocks;
@@ -203,12 +204,11 @@ public final class Nvml {
   }
 
   private static MethodHandle downcall(Linker linker, SymbolLookup symbols, String name, FunctionDescriptor descriptor) {
-    MemorySegment symbol = symbols.find(name)
-        .orElseThrow(() -> new NvmlUnavailableException("NVML has no symbol " + name));
-    return linker.downcallHandle(symbol, descriptor);
+    return NativeCalls.downcall(linker, symbols, name, descriptor,
+        missing -> new NvmlUnavailableException("NVML has no symbol " + missing));
   }
 
   private static RuntimeException rethrow(Throwable t) {
-    return t instanceof RuntimeException e ? e : new IllegalStateException(t);
+    return NativeCalls.rethrow(t);
   }
 }

@@ -15,6 +15,8 @@
 #   ratios.md              Busload median, the mean of the two native medians, their drift, ratio, "within 1%";
 #                          ratios-before.md and ratios-after.md against each native run alone
 #   profile.md, ncu.csv    sectors/request and DRAM bytes beside the model, FLAG where they differ > 10%
+#   sampling.md            how each result was measured (issue 12): held/unheld/re-timed samples, stop reason, NVML
+#                          clocks and throttle reasons, throttled samples dropped, L2 verdict
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/gpu/carried.sh
@@ -68,6 +70,8 @@ awk -v s="$start" -v e="$(date +%s.%N)" -v x="$status" -v b="$BUDGET_S" 'BEGIN {
   printf "coalescing suite: exit %d, %.1f s elapsed; budget %d s: %s\n", x, t, b, (t <= b ? "within" : "OVER") }' \
   | tee -a "$OUT/elapsed.txt"
 tee -a "$OUT/elapsed.txt" < "$WORK/time.txt"
+python3 deploy/gpu/sampling-summary.py "$OUT/coalescing.csv" > "$OUT/sampling.md"
+echo "sampling (exit $?): $(tail -1 "$OUT/sampling.md")"
 
 # 4. Native after the suite, then Busload vs native per kernel: against each run alone and against their mean.
 timed "native harness (after)" native native

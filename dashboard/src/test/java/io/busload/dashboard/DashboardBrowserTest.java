@@ -386,7 +386,11 @@ class DashboardBrowserTest {
     agentB.result(result(H200, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 0), 3.8e12, Instant.now(),
         liveRun.sweepId(), liveRun.runId(), H200.driverVersion()).withCounters(new Counters(4.0, 4.0, 4.0, 4.0,
         67.2e6, 67108864.0, 67.15e6, 67108864.0, false, List.of(), List.of("busload_offset_copy_f32"),
-        "test data shaped as ncu's")));
+        "test data shaped as ncu's")).withSampling(io.busload.protocol.ResultStatus.MEASURED,
+            // Issue 12: how it was timed, shown in the results grid from the typed fields (test data).
+            new io.busload.protocol.Sampling(9, 0, 1, io.busload.protocol.StopReason.SPREAD_SETTLED,
+                new io.busload.protocol.Clocks(io.busload.protocol.Clocks.Reading.READ, "NVML", 1980, 1980, 3201, 3201,
+                    0x4L, 2, false), io.busload.protocol.CacheResidency.of(128L << 20, 60L << 20, false))));
     agentB.result(result(H200, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 3), 2.6e12,
         Instant.now().plusMillis(1), liveRun.sweepId(), liveRun.runId(), H200.driverVersion())
         .withCounters(new Counters(8.0, 5.0, 4.0, 4.0, 105.3e6, 83886080.0, 67.15e6, 67108864.0, true,
@@ -403,6 +407,9 @@ class DashboardBrowserTest {
     assertThat(box).isEqualTo("[3786.408,3861.386,3892.216,3900,3939.394]");
     String cells = cells("results-grid");
     assertThat(cells).contains("INVALID", "out[17]: expected 0.25, got 0.0", "valid", "3900.0 GB/s");
+    assertThat(cells).contains("9 held, 0 unheld, 1 re-timed after a hold timed out; stopped: spread settled",
+        "throttle reasons 0x4 (sw power cap); 2 throttled samples dropped",
+        "CACHE-RESIDENT, under 4x L2 (128.0 MiB working set, L2 60.0 MiB)", "MEASURED");
     assertThat(cells("fingerprint-grid")).contains(H200.fingerprint(), "GPU-b0", "580.65", "fatbin-1");
 
     var download = page.waitForDownload(() -> page.locator("#export-csv").click());

@@ -1,7 +1,7 @@
 package io.busload.agent.crosscheck;
 
 import io.busload.agent.measure.Plan;
-import io.busload.agent.measure.Sampling;
+import io.busload.agent.measure.SamplingMethod;
 import io.busload.agent.measure.StoppingRule;
 import io.busload.agent.report.CsvPrinter;
 import io.busload.kernels.Arg;
@@ -23,7 +23,7 @@ import java.util.Map;
  * <pre>
  * busload-plan 2 SUITE DEVICE
  * method WARMUP_SAMPLES MIN_WARMUP_LAUNCHES SAMPLE_TARGET_S MAX_LAUNCHES_PER_SAMPLE MIN_SAMPLES WINDOW MAX_SPREAD
- *        TIME_CAP_S MAX_SAMPLES      (how the agent samples on this device ({@link Sampling}): the harness warms
+ *        TIME_CAP_S MAX_SAMPLES      (how the agent samples on this device ({@link SamplingMethod}): the harness warms
  *                                     up, calibrates and stops exactly so; absent from plans for a profiler)
  * case KERNEL PARAMS                 (PARAMS exactly as the CSV's params column: size=67108864;stride=4)
  * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL
@@ -77,7 +77,7 @@ public final class PlanFile {
   }
 
   /** The plan and how the agent samples ({@code sampling}; null for none), for the native cross-check. */
-  public static String write(Plan plan, String deviceId, Sampling sampling) {
+  public static String write(Plan plan, String deviceId, SamplingMethod sampling) {
     StringBuilder text = new StringBuilder();
     text.append(MAGIC).append(' ').append(VERSION).append(' ').append(plan.suite()).append(' ').append(deviceId)
         .append('\n');
@@ -110,7 +110,7 @@ public final class PlanFile {
   }
 
   /** The method line: numbers in Java's shortest round-trip form, which C's strtod reads back exactly. */
-  static String method(Sampling s) {
+  static String method(SamplingMethod s) {
     StoppingRule r = s.rule();
     return "method " + s.warmupSamples() + " " + s.minWarmupLaunches() + " " + s.sampleTargetSeconds() + " "
         + s.maxLaunchesPerSample() + " " + r.minSamples() + " " + r.window() + " " + r.maxSpread() + " "
@@ -118,14 +118,14 @@ public final class PlanFile {
   }
 
   /** The method line of {@code text} read back, or empty when it has none. */
-  public static java.util.Optional<Sampling> sampling(String text) {
+  public static java.util.Optional<SamplingMethod> sampling(String text) {
     for (String line : text.split("\n")) {
       String[] t = line.strip().split(" ");
       if (t[0].equals("method")) {
         if (t.length != 10) {
           throw new IllegalArgumentException("plan: method line needs 9 numbers, got " + (t.length - 1));
         }
-        return java.util.Optional.of(new Sampling(i(t[1]), i(t[2]), Double.parseDouble(t[3]), i(t[4]),
+        return java.util.Optional.of(new SamplingMethod(i(t[1]), i(t[2]), Double.parseDouble(t[3]), i(t[4]),
             new StoppingRule(i(t[5]), i(t[6]), Double.parseDouble(t[7]), Double.parseDouble(t[8]), i(t[9]))));
       }
     }

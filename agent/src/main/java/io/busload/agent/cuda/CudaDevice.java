@@ -33,6 +33,7 @@ public final class CudaDevice implements Device {
   private final Map<String, CUfunction> functions = new HashMap<>();
   private Cublas cublas;
   private String cublasUnavailable;
+  private io.busload.agent.device.ClockSensor clockSensor;
 
   CudaDevice(int ordinal, CUdevice device, DeviceInfo info) {
     this.ordinal = ordinal;
@@ -72,7 +73,9 @@ public final class CudaDevice implements Device {
 
   @Override
   public String timerDescription() {
-    return "between one CUDA event pair, queued behind a blocking kernel first (batches of up to "
+    // Whether each batch was held is recorded per sample (issue 12): a batch over the limit, or one whose hold
+    // timed out, is timed without the blocking kernel.
+    return "between one CUDA event pair, behind a blocking kernel where held (batches of up to "
         + io.busload.kernels.Fatbin.MAX_HELD_LAUNCHES + " steps)";
   }
 
@@ -143,6 +146,15 @@ public final class CudaDevice implements Device {
   @Override
   public Conditions conditions() {
     return GpuConditions.query(info.uuid() != null ? info.uuid() : Integer.toString(ordinal));
+  }
+
+  /** NVML's clocks of this GPU (by its CUDA UUID), found the first time a case asks; or why they cannot be read. */
+  @Override
+  public io.busload.agent.device.ClockSensor clockSensor() {
+    if (clockSensor == null) {
+      clockSensor = io.busload.agent.cuda.nvml.Nvml.sensor(info.uuid());
+    }
+    return clockSensor;
   }
 
   /**

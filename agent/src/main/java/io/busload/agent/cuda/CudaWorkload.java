@@ -146,14 +146,14 @@ final class CudaWorkload implements Workload {
     return buffers.get(buffer).name();
   }
 
-  @Override
   /**
    * One sample. Up to {@link io.busload.kernels.Fatbin#MAX_HELD_LAUNCHES} steps are queued behind the blocking
    * kernel, which the host releases after the stop event is queued: the GPU then runs the batch back to back and
    * the events time the GPU alone, not JCuda's enqueue path (as nvbench does). A batch whose hold timed out is
-   * timed again without it, and so are batches too large to hold.
+   * timed again without it, and so are batches too large to hold; the batch says which (issue 12).
    */
-  public double timeBatch(int launches) {
+  @Override
+  public Batch time(int launches) {
     boolean hold = (long) launches * steps.size() <= io.busload.kernels.Fatbin.MAX_HELD_LAUNCHES;
     if (hold) {
       flagView.put(0, 0).put(1, 0);
@@ -172,9 +172,9 @@ final class CudaWorkload implements Workload {
             + " such batches are timed again without the blocking kernel", program,
             io.busload.kernels.Fatbin.BLOCK_TIMEOUT_NS / 1_000_000, launches);
       }
-      return timeBatchUnheld(launches);
+      return new Batch(timeBatchUnheld(launches), Hold.RETIMED);
     }
-    return elapsedSeconds();
+    return new Batch(elapsedSeconds(), hold ? Hold.HELD : Hold.UNHELD);
   }
 
   private double timeBatchUnheld(int launches) {

@@ -22,10 +22,10 @@ final class CountedWorkload implements Workload {
   }
 
   @Override
-  public double timeBatch(int count) {
-    double seconds = workload.timeBatch(count);
+  public Batch time(int count) {
+    Batch batch = workload.time(count);
     launches += count;
-    return seconds;
+    return batch;
   }
 
   @Override

@@ -39,7 +39,8 @@ public final class TablePrinter implements ResultPrinter {
             String.format(Locale.ROOT, "%.1f", r.bandwidth() / 1e9), percent(ceilings.ofMeasured(r)),
             percent(ceilings.ofPeak(r)), String.format(Locale.ROOT, "%.2f%%", r.relativeSpread() * 100),
             r.samples().size() + "x" + r.launchesPerSample());
-      } else if (io.busload.agent.measure.Measurement.skipped(r)) {
+        flags(r).forEach(flag -> out.println("    " + flag));
+      } else if (r.status().notRun()) {
         out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "skip", "-", "-", "-", "-", "-", "-");
         out.println("    " + r.method());
       } else {
@@ -57,15 +58,26 @@ public final class TablePrinter implements ResultPrinter {
     printPercentOfCublas(results, out);
     out.println("method:");
     for (KernelResult r : results) {
-      if (!skippedOrInvalid(r)) {
+      if (!r.status().notRun()) {
         out.printf("  %s %s: %s%n", r.kernel(), CsvPrinter.params(r.params()), r.method());
       }
     }
     out.flush();
   }
 
-  private static boolean skippedOrInvalid(KernelResult r) {
-    return io.busload.agent.measure.Measurement.skipped(r);
+  /** What a reader must see beside a speed (issue 12): the L2 verdict, and throttling that left too few samples. */
+  static List<String> flags(KernelResult r) {
+    List<String> flags = new java.util.ArrayList<>();
+    if (r.sampling() == null) {
+      return flags;
+    }
+    if (r.sampling().cache().underL2()) {
+      flags.add(MethodText.cache(r.sampling().cache()));
+    }
+    if (r.sampling().clocks().tooFewCleanSamples() || r.sampling().clocks().throttledSamplesDropped() > 0) {
+      flags.add(MethodText.clocks(r.sampling().clocks()));
+    }
+    return flags;
   }
 
   private static String percent(Optional<Double> fraction) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.busload.agent.measure.Plan;
-import io.busload.agent.measure.Sampling;
+import io.busload.agent.measure.SamplingMethod;
 import io.busload.agent.measure.StoppingRule;
 import io.busload.kernels.Arg;
 import io.busload.kernels.Buffer;
@@ -85,7 +85,7 @@ class PlanFileTest {
   @Test
   void sampling_writtenWithThePlan_readBackExactly() {
     Plan plan = Plan.resolve("stride", new SuiteOptions(OptionalLong.of(4096), Map.of()), GPU, "cuda:0");
-    Sampling sampling = new Sampling(10, 3, 5e-3, 1 << 20, new StoppingRule(10, 10, 0.005, 2.0, 1000));
+    SamplingMethod sampling = new SamplingMethod(10, 3, 5e-3, 1 << 20, new StoppingRule(10, 10, 0.005, 2.0, 1000));
 
     String text = PlanFile.write(plan, "cuda:0", sampling);
 

@@ -103,6 +103,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     resultsCsv.column("Kernel", KernelResult::kernel).setAutoWidth(true);
     resultsCsv.column("Parameters", r -> History.params(r.params())).setAutoWidth(true);
     resultsCsv.column("Check", r -> r.valid() ? "valid" : "INVALID").setAutoWidth(true);
+    resultsCsv.column("Status", r -> r.status().name()).setAutoWidth(true);
     resultsCsv.column("Bandwidth", r -> r.bandwidth() == null ? "" : ChartOptions.gigabytes(r.bandwidth()) + " GB/s").setAutoWidth(true);
     resultsCsv.column("Median launch", r -> ChartOptions.round(r.medianSeconds() * 1e6, 3) + " µs")
         .setAutoWidth(true);
@@ -110,6 +111,10 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
         .setAutoWidth(true);
     resultsCsv.column("Samples", r -> r.samples().size()).setAutoWidth(true);
     resultsCsv.column("Counters", r -> r.counters() == null ? "" : r.counters().flagged() ? "FLAG vs model" : "as modelled").setAutoWidth(true);
+    // Issue 12: how each number was obtained, from the result's typed fields.
+    resultsCsv.column("Timing", RunDetail::timing).setFlexGrow(1);
+    resultsCsv.column("Clocks", RunDetail::clocks).setFlexGrow(1);
+    resultsCsv.column("L2", RunDetail::cache).setAutoWidth(true);
     resultsCsv.column("First mismatches", r -> String.join("; ", r.mismatches())).setFlexGrow(1);
     results.setAllRowsVisible(true);
   }

@@ -13,12 +13,12 @@ import io.busload.agent.device.Device;
  * @param maxLaunchesPerSample the batch never exceeds this
  * @param rule when sampling stops
  */
-public record Sampling(int warmupSamples, int minWarmupLaunches, double sampleTargetSeconds, int maxLaunchesPerSample,
+public record SamplingMethod(int warmupSamples, int minWarmupLaunches, double sampleTargetSeconds, int maxLaunchesPerSample,
     StoppingRule rule) {
 
   /** What {@link Measurement#Measurement(Device, RunContext, String)} does on {@code device}. */
-  public static Sampling of(Device device) {
-    return new Sampling(Measurement.WARMUP_SAMPLES, Measurement.MIN_WARMUP_LAUNCHES, device.sampleTargetSeconds(),
+  public static SamplingMethod of(Device device) {
+    return new SamplingMethod(Measurement.WARMUP_SAMPLES, Measurement.MIN_WARMUP_LAUNCHES, device.sampleTargetSeconds(),
         Measurement.MAX_LAUNCHES_PER_SAMPLE, StoppingRule.standard(device.timeCapSeconds()));
   }
 }

@@ -47,7 +47,7 @@ public final class CudaDiscovery {
       for (int ordinal = 0; ordinal < count[0]; ordinal++) {
         CUdevice device = new CUdevice();
         Cuda.check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet", "ordinal=" + ordinal);
-        devices.add(new CudaDevice(ordinal, device, describe(host, ordinal, device, driver)));
+        devices.add(new CudaDevice(ordinal, count[0], device, describe(host, ordinal, device, driver)));
       }
       lastReason = count[0] + " GPU(s)";
       return devices;

@@ -165,7 +165,7 @@ public final class Measurement {
       int warmedUp = 2 + warmupLaunches + calibrationLaunches; // checked launch, probe, warm-up, calibration
       StringBuilder method = new StringBuilder("warm-up " + warmedUp + " launches; " + samples.size() + " samples of "
           + launches + " launches " + device.timerDescription() + "; median; stopped at " + stopReason
-          + "; bytes = useful read + written");
+          + "; bytes = " + program.bytesCounted());
       double median = StoppingRule.median(samples);
       double bandwidth = traffic.bytes() / median;
       if (ceiling != null && !kernel.spec().name().equals(Catalog.MEMCPY_D2D.name())) {

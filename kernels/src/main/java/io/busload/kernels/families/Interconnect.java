@@ -200,12 +200,13 @@ public final class Interconnect extends AbstractFamily {
     public Optional<String> skipReason(DeviceLimits limits) {
       if (variant.peer()) {
         String self = limits.name(limits.ordinal());
+        if (peer != EVERY_PEER && (peer < 0 || peer >= limits.hostDevices() || !limits.gpu())) {
+          return Optional.of("peer: device " + (limits.gpu() ? limits.name(peer) : "cuda:" + peer)
+              + " does not exist; this host has " + (limits.hostDevices() == 1 ? "only " + self
+                  : limits.name(0) + ".." + limits.name(limits.hostDevices() - 1)));
+        }
         if (peer == EVERY_PEER || limits.hostDevices() < 2) {
           return Optional.of("peer: no GPU pair on this host: " + self + " is its only " + limits.kind() + " device");
-        }
-        if (peer < 0 || peer >= limits.hostDevices()) {
-          return Optional.of("peer: device " + limits.name(peer) + " does not exist; this host has "
-              + limits.name(0) + ".." + limits.name(limits.hostDevices() - 1));
         }
         if (peer == limits.ordinal()) {
           return Optional.of("peer: " + self + " is the device running the case; a pair needs another GPU");

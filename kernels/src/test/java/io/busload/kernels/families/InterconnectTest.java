@@ -150,6 +150,10 @@ class InterconnectTest {
     assertThat(pair("p2p-ce-write", 0, 4096).skipReason(gpu(0, 2))).get().asString()
         .startsWith("peer: cuda:0 is the device running the case");
     assertThat(pair("p2p-ce-write", 1, 4096).skipReason(gpu(0, 2))).isEmpty();
+    assertThat(pair("p2p-ce-write", 3, 4096).skipReason(ONE_GPU))
+        .hasValue("peer: device cuda:3 does not exist; this host has only cuda:0");
+    assertThat(pair("p2p-ce-write", 1, 4096).skipReason(CPU))
+        .hasValue("peer: device cuda:1 does not exist; this host has only cpu");
   }
 
   @Test

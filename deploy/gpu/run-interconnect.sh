@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): issue 14's interconnect
+# suite (host <-> device by copy engine and by SM zero-copy, pinned and pageable, 4 KiB..1 GiB; the GPU pairs when
+# the host has more than one GPU) through ./busload run, bracketed by two runs of the native harness
+# (deploy/gpu/crosscheck.cu --interconnect) on the same fatbin, then the JCuda/native comparison. Under $OUT:
+#   machine.txt            date, commit, nvidia-smi (name, driver, memory, clocks), Java; PCIe link and NUMA node
+#   topology.txt           nvidia-smi topo -m and the PCIe link of each GPU as sysfs reads it
+#   interconnect.csv/.err  ./busload run --suite interconnect --format csv, its log; interconnect.json the same run
+#                          as JSON (results with the device fingerprint, for docs/results and the dashboard)
+#   native-before.csv      the harness's medians before the suite; native.csv after; native-*.err their logs
+#   ratios.md              Busload median / mean native median per case (agent/crosscheck/Comparison)
+# BUSLOAD_LINK_BYTES overrides the sizes (bytes per direction, comma-separated; default 4 KiB..1 GiB by 4).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. deploy/gpu/carried.sh
+CP="$BUSLOAD_BUNDLE/agent.jar:$BUSLOAD_BUNDLE/lib/*"
+BYTES=${BUSLOAD_LINK_BYTES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456,1073741824}
+record_machine
+{
+  nvidia-smi --query-gpu=index,pci.bus_id,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,pcie.link.width.max --format=csv
+  nvcc --version | tail -1
+  echo "host memory: $(grep MemTotal /proc/meminfo); locked-memory limit: $(ulimit -l)"
+} 2>&1 | tee -a "$OUT/machine.txt"
+{
+  nvidia-smi topo -m
+  for bus in $(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader); do
+    d=/sys/bus/pci/devices/$(echo "$bus" | tr 'A-F' 'a-f' | sed -E 's/^0000([0-9a-f]{4}:)/\1/')
+    echo "$bus: speed $(cat "$d/current_link_speed" 2>/dev/null) (max $(cat "$d/max_link_speed" 2>/dev/null)), width x$(cat "$d/current_link_width" 2>/dev/null) (max x$(cat "$d/max_link_width" 2>/dev/null)), numa node $(cat "$d/numa_node" 2>/dev/null)"
+  done
+} > "$OUT/topology.txt" 2>&1
+cat "$OUT/topology.txt"
+
+# 1. The fatbin the agent loads, and the native harness built here (cuBLAS as run-coalescing.sh finds it).
+extract_fatbin
+BLAS=(-lcublas)
+if [[ ! -f "$(dirname "$(command -v nvcc)")/../include/cublas_v2.h" ]]; then
+  header=$(find /usr/local /usr/lib /usr/include /opt /root -name cublas_v2.h 2>/dev/null | head -1)
+  lib=$(find "$(dirname "$header")/.." /usr/local /usr/lib /opt -name 'libcublas.so*' 2>/dev/null | sort | head -1)
+  BLAS=(-I"$(dirname "$header")" -L"$(dirname "$lib")" -l:"$(basename "$lib")" -Xlinker -rpath="$(dirname "$lib")")
+fi
+HARNESS="$WORK/crosscheck"
+nvcc -O2 -arch=native -o "$HARNESS" deploy/gpu/crosscheck.cu -lcuda "${BLAS[@]}" 2>&1 | tee "$OUT/nvcc.txt" \
+  || nvcc -O2 -o "$HARNESS" deploy/gpu/crosscheck.cu -lcuda "${BLAS[@]}" 2>&1 | tee -a "$OUT/nvcc.txt"
+GPUS=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+
+# 2. Native before the suite (device 0; its pairs when there are any).
+"$HARNESS" --interconnect "$FATBIN" 0 ${BYTES//,/ } > "$OUT/native-before.csv" 2> "$OUT/native-before.err"
+echo "native harness (before): exit $?, $(($(wc -l < "$OUT/native-before.csv") - 1)) rows"
+
+# 3. The suite through the agent, every GPU of the host one after the other (a pair's two GPUs are then idle
+#    but for the pair's own copies), as CSV for the comparison and as JSON with the fingerprints.
+start=$(date +%s.%N)
+./busload run --suite interconnect --device cuda:0 --format csv --option "bytes=$BYTES" \
+  > "$OUT/interconnect.csv" 2> "$OUT/interconnect.err"
+echo "interconnect suite on cuda:0: exit $?, $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s" \
+  | tee -a "$OUT/machine.txt"
+for ((g = 0; g < GPUS; g++)); do
+  ./busload run --suite interconnect --device "cuda:$g" --format json --option "bytes=$BYTES" \
+    > "$OUT/interconnect-cuda$g.json" 2> "$OUT/interconnect-cuda$g.err"
+  echo "interconnect suite on cuda:$g (json): exit $?" | tee -a "$OUT/machine.txt"
+done
+
+# 4. Native after, then Busload vs native per case against the mean of the two native runs.
+"$HARNESS" --interconnect "$FATBIN" 0 ${BYTES//,/ } > "$OUT/native.csv" 2> "$OUT/native.err"
+echo "native harness (after): exit $?, $(($(wc -l < "$OUT/native.csv") - 1)) rows"
+"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.Comparison "$OUT/interconnect.csv" "$OUT/native-before.csv" \
+  "$OUT/native.csv" | tee "$OUT/ratios.md"
+grep -h "no peer access\|no GPU pair\|cannot be pinned" "$OUT"/native*.err "$OUT"/interconnect*.err 2>/dev/null | sort -u

@@ -52,6 +52,8 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
   private final List<PublishedFigures.Figure> published = PublishedFigures.load();
   private final ComparePicker picker = new ComparePicker();
   private final ECharts chart = new ECharts();
+  /** The newest results of a device read for its pairs without peer access (a matrix of 8 GPUs has 7 x 4 cells). */
+  static final int PAIR_RESULTS = 500;
   /** Issue 14: each chosen host's link matrix and curves, when the subjects have interconnect results. */
   private final io.busload.dashboard.links.ui.LinksPanel links = new io.busload.dashboard.links.ui.LinksPanel();
   private final H4 publishedTitle = new H4("Published figures (not measured by Busload; source in each row)");
@@ -285,7 +287,18 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
 
   /** Every chosen subject's interconnect results: a heatmap per host, and curves with one line per subject. */
   private void showLinks(List<Subject> subjects) {
-    List<io.busload.protocol.KernelResult> all = subjects.stream().flatMap(s -> s.latest().stream()).toList();
+    List<io.busload.protocol.KernelResult> all = new ArrayList<>();
+    for (Subject s : subjects) {
+      all.addAll(s.latest());
+      // The latest results are valid ones only; a pair without peer access is a skipped result, read here so the
+      // matrix says "no peer access" instead of leaving the cell blank.
+      if (s.label().startsWith(ComparePicker.DEVICE) && io.busload.dashboard.links.Links.any(s.latest())) {
+        coordinator.results(io.busload.dashboard.coordinator.ResultQuery.device(
+                s.label().substring(ComparePicker.DEVICE.length())).withLimit(PAIR_RESULTS)).stream()
+            .filter(r -> !r.valid() && r.kernel().startsWith(io.busload.dashboard.links.Links.PAIR_PREFIX))
+            .forEach(all::add);
+      }
+    }
     Map<String, Map<String, List<io.busload.protocol.KernelResult>>> curves = new java.util.TreeMap<>();
     for (Subject s : subjects) {
       io.busload.dashboard.links.Links.byHost(s.latest()).forEach((host, results) ->

@@ -5,8 +5,9 @@
 # (deploy/gpu/crosscheck.cu --interconnect) on the same fatbin, then the JCuda/native comparison. Under $OUT:
 #   machine.txt            date, commit, nvidia-smi (name, driver, memory, clocks), Java; PCIe link and NUMA node
 #   topology.txt           nvidia-smi topo -m and the PCIe link of each GPU as sysfs reads it
-#   interconnect.csv/.err  ./busload run --suite interconnect --format csv, its log; interconnect.json the same run
-#                          as JSON (results with the device fingerprint, for docs/results and the dashboard)
+#   interconnect-cudaN.json/.err  ./busload run --suite interconnect --device cuda:N --format json (results with
+#                          the device fingerprint and topology, for docs/results and the dashboard), its log
+#   interconnect.csv       cuda:0's results in the columns Comparison reads
 #   native-before.csv      the harness's medians before the suite; native.csv after; native-*.err their logs
 #   ratios.md              Busload median / mean native median per case (agent/crosscheck/Comparison)
 # BUSLOAD_LINK_BYTES overrides the sizes (bytes per direction, comma-separated; default 4 KiB..1 GiB by 4).
@@ -14,7 +15,11 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/gpu/carried.sh
 CP="$BUSLOAD_BUNDLE/agent.jar:$BUSLOAD_BUNDLE/lib/*"
+# The catalog's sizes unless BUSLOAD_LINK_BYTES names others (the option then sizes the pairs too; the catalog
+# measures a pair at 256 MiB, as the native harness does).
 BYTES=${BUSLOAD_LINK_BYTES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456,1073741824}
+OPTION=()
+[[ -n "${BUSLOAD_LINK_BYTES:-}" ]] && OPTION=(--option "bytes=$BUSLOAD_LINK_BYTES")
 record_machine
 {
   nvidia-smi --query-gpu=index,pci.bus_id,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,pcie.link.width.max --format=csv
@@ -47,18 +52,24 @@ GPUS=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 "$HARNESS" --interconnect "$FATBIN" 0 ${BYTES//,/ } > "$OUT/native-before.csv" 2> "$OUT/native-before.err"
 echo "native harness (before): exit $?, $(($(wc -l < "$OUT/native-before.csv") - 1)) rows"
 
-# 3. The suite through the agent, every GPU of the host one after the other (a pair's two GPUs are then idle
-#    but for the pair's own copies), as CSV for the comparison and as JSON with the fingerprints.
-start=$(date +%s.%N)
-./busload run --suite interconnect --device cuda:0 --format csv --option "bytes=$BYTES" \
-  > "$OUT/interconnect.csv" 2> "$OUT/interconnect.err"
-echo "interconnect suite on cuda:0: exit $?, $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s" \
-  | tee -a "$OUT/machine.txt"
+# 3. The suite through the agent on every GPU of the host, one after the other (a pair's two GPUs are then idle
+#    but for the pair's own copies), as JSON with the fingerprints; cuda:0's as CSV too (the columns Comparison
+#    reads: kernel, params as ResultCsv writes them, valid, medianSeconds), converted rather than measured twice.
 for ((g = 0; g < GPUS; g++)); do
-  ./busload run --suite interconnect --device "cuda:$g" --format json --option "bytes=$BYTES" \
+  start=$(date +%s.%N)
+  ./busload run --suite interconnect --device "cuda:$g" --format json "${OPTION[@]}" \
     > "$OUT/interconnect-cuda$g.json" 2> "$OUT/interconnect-cuda$g.err"
-  echo "interconnect suite on cuda:$g (json): exit $?" | tee -a "$OUT/machine.txt"
+  echo "interconnect suite on cuda:$g: exit $?, $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s" \
+    | tee -a "$OUT/machine.txt"
 done
+python3 - "$OUT/interconnect-cuda0.json" > "$OUT/interconnect.csv" <<'PY'
+import csv, json, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+w.writerow(["kernel", "params", "valid", "medianSeconds"])
+for r in json.load(open(sys.argv[1])):
+    p = r["params"]
+    w.writerow([r["kernel"], ";".join(f"{k}={p[k]}" for k in sorted(p)), str(r["valid"]).lower(), r["medianSeconds"]])
+PY
 
 # 4. Native after, then Busload vs native per case against the mean of the two native runs.
 "$HARNESS" --interconnect "$FATBIN" 0 ${BYTES//,/ } > "$OUT/native.csv" 2> "$OUT/native.err"

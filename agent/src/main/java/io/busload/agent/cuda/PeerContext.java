@@ -39,8 +39,13 @@ final class PeerContext implements AutoCloseable {
     }
     Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain", name);
     retained = true;
-    enable(context, self + "->" + name);
-    run(() -> enable(home, name + "->" + self));
+    try {
+      enable(context, self + "->" + name);
+      run(() -> enable(home, name + "->" + self));
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
   }
 
   private static void enable(CUcontext target, String what) {

@@ -9,6 +9,7 @@ import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.dashboard.cluster.LiveFeed;
+import io.busload.dashboard.links.LinkResults;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
@@ -698,8 +699,8 @@ class DashboardBrowserTest {
     DeviceInfo cpu = new DeviceInfo("host-cpu/cpu", m.kind(), m.name(), m.uuid(), m.computeCapability(),
         m.multiprocessors(), m.l2Bytes(), m.memoryBytes(), m.memoryClockHz(), m.busWidthBits(),
         m.theoreticalPeakBytesPerSecond(), m.driverVersion());
-    List<DeviceInfo> gpus = List.of(io.busload.dashboard.links.LinksTest.gpu("host-m", 0),
-        io.busload.dashboard.links.LinksTest.gpu("host-m", 1), io.busload.dashboard.links.LinksTest.gpu("host-m", 2));
+    List<DeviceInfo> gpus = List.of(LinkResults.gpu("host-m", 0), LinkResults.gpu("host-m", 1),
+        LinkResults.gpu("host-m", 2));
     try (FleetDouble agentCpu = new FleetDouble(coordinator.vertx(), "agent-cpu", "host-cpu", List.of(cpu));
         FleetDouble agentM = new FleetDouble(coordinator.vertx(), "agent-m", "host-m", gpus)) {
       post("/api/sweeps", "{\"suite\":\"interconnect\",\"devices\":[\"host-cpu/cpu\",\"host-m/cuda:0\","
@@ -711,19 +712,10 @@ class DashboardBrowserTest {
         gpuRuns.put(r.deviceId(), r);
       }
       for (KernelResult r : measured) {
-        agentCpu.result(new KernelResult(r.schemaVersion(), r.id(), cpuRun.runId(), cpuRun.sweepId(), "agent-cpu",
-            r.agentVersion(), r.fatbinHash(), cpu, r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(),
-            r.medianSeconds(), r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launches(),
-            r.warmupLaunches(), r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(),
-            r.measuredAt()));
+        agentCpu.result(readdressed(r, cpuRun, "agent-cpu", cpu, r.measuredAt()));
       }
-      for (KernelResult r : io.busload.dashboard.links.LinksTest.matrix("host-m")) {
-        RunRequest run = gpuRuns.get(r.device().id());
-        agentM.result(new KernelResult(r.schemaVersion(), r.id(), run.runId(), run.sweepId(), "agent-m",
-            r.agentVersion(), r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(),
-            r.medianSeconds(), r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launches(),
-            r.warmupLaunches(), r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(),
-            Instant.now()));
+      for (KernelResult r : LinkResults.matrix("host-m")) {
+        agentM.result(readdressed(r, gpuRuns.get(r.device().id()), "agent-m", r.device(), Instant.now()));
       }
 
       long hostKernels = measured.stream().filter(r -> r.valid() && !r.kernel().startsWith("p2p-")
@@ -764,5 +756,14 @@ class DashboardBrowserTest {
       assertThat(chart("history-chart", "JSON.stringify(o.series.find(s => s.id === 'host-m/cuda:1').data.map(p => "
           + "p[1]))")).isEqualTo("[121]");
     }
+  }
+
+  /** A result as another agent sends it for one of its runs: the measurement unchanged. */
+  private static KernelResult readdressed(KernelResult r, RunRequest run, String agentId, DeviceInfo device,
+      Instant at) {
+    return new KernelResult(r.schemaVersion(), r.id(), run.runId(), run.sweepId(), agentId, r.agentVersion(),
+        r.fatbinHash(), device, r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(),
+        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(),
+        r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), at);
   }
 }

@@ -5,54 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
-import io.busload.protocol.Topology;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Issue 14's link charts from results: the matrix (no peer access in words, never zero) and the curves. */
 class LinksTest {
-  /** Test data, not measurements: three GPUs of one host, 0 and 1 joined, 2 without peer access. */
-  static DeviceInfo gpu(String host, int ordinal) {
-    Topology topology = new Topology(5, 16, 1, 16, ordinal < 2 ? 0 : 1, List.of(), "test data");
-    return new DeviceInfo(host + "/cuda:" + ordinal, DeviceInfo.CUDA, "NVIDIA H200", "GPU-" + ordinal, "9.0", 132,
-        60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.9e12, "580.65", topology);
-  }
-
-  static KernelResult link(DeviceInfo device, String kernel, Map<String, Object> params, Double bandwidth,
-      String skipped) {
-    boolean valid = skipped == null;
-    long bytes = ((Number) params.get("bytes")).longValue();
-    double median = valid ? bytes / bandwidth : 0;
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "run-" + device.id(), "sweep-1", "agent-m",
-        "0.1.0", "fatbin-1", device, Links.SUITE, kernel, params, valid, valid ? List.of() : List.of(skipped), median,
-        median, median, 0, valid ? List.of(median) : List.of(), 1, 1, bytes, 0, bytes, valid ? bandwidth : null,
-        valid ? "median" : skipped, Instant.parse("2026-11-24T12:00:00Z"));
-  }
-
-  static List<KernelResult> matrix(String host) {
-    List<KernelResult> results = new ArrayList<>();
-    for (int row = 0; row < 3; row++) {
-      for (int column = 0; column < 3; column++) {
-        if (row == column) {
-          continue;
-        }
-        Map<String, Object> params = Map.of("bytes", 268435456, "peer", column, "size", 268435456);
-        boolean access = row < 2 && column < 2;
-        results.add(link(gpu(host, row), "p2p-ce-write", params, access ? 120e9 + row * 1e9 : null,
-            access ? null : "unavailable: no peer access between cuda:" + row + " and cuda:" + column));
-      }
-    }
-    return results;
-  }
-
   @Test
   void cells_threeGpusOneWithoutPeerAccess_bandwidthsAndNoPeerAccessInWords() {
-    List<Links.Cell> cells = Links.cells("p2p-ce-write", matrix("host-m"));
+    List<Links.Cell> cells = Links.cells("p2p-ce-write", LinkResults.matrix("host-m"));
 
     assertThat(cells).hasSize(6);
     assertThat(cells).filteredOn(c -> c.row() == 0 && c.column() == 1).singleElement()
@@ -66,7 +27,7 @@ class LinksTest {
 
   @Test
   void heatmap_threeGpus_categoriesCellsAndGreyNoPeerCells() {
-    ObjectNode option = Links.heatmap("host-m", "p2p-ce-write", matrix("host-m"));
+    ObjectNode option = Links.heatmap("host-m", "p2p-ce-write", LinkResults.matrix("host-m"));
 
     assertThat(option.at("/series/0/type").asText()).isEqualTo("heatmap");
     assertThat(option.at("/xAxis/data").toString()).isEqualTo("[\"cuda:0\",\"cuda:1\",\"cuda:2\"]");
@@ -81,8 +42,9 @@ class LinksTest {
   void noMatrix_singleGpuHost_saysWhy() {
     DeviceInfo cpu = new DeviceInfo("build/cpu", DeviceInfo.CPU, "CPU: test", null, null, 2, 0, 8L << 30, 0, 0, 0,
         "Linux");
-    List<KernelResult> results = List.of(link(cpu, "p2p-ce-write", Map.of("bytes", 4096, "peer", -1, "size", 4096),
-        null, "skipped: peer: no GPU pair on this host: cpu is its only cpu device"));
+    List<KernelResult> results = List.of(LinkResults.link(cpu, "p2p-ce-write",
+        Map.of("bytes", 4096, "peer", -1, "size", 4096), null,
+        "skipped: peer: no GPU pair on this host: cpu is its only cpu device"));
 
     assertThat(Links.noMatrix(results)).isEqualTo("no GPU pair on this host: cpu is its only cpu device");
     assertThat(Links.cells("p2p-ce-write", results)).isEmpty();
@@ -90,12 +52,12 @@ class LinksTest {
 
   @Test
   void curves_hostLinksBySize_lineAtPcieRateEachAndBothWays() {
-    DeviceInfo d = gpu("host-m", 0);
+    DeviceInfo d = LinkResults.gpu("host-m", 0);
     List<KernelResult> results = List.of(
-        link(d, "h2d-ce-pinned", Map.of("bytes", 1048576, "size", 1048576), 40e9, null),
-        link(d, "h2d-ce-pinned", Map.of("bytes", 4096, "size", 4096), 2e9, null),
-        link(d, "d2h-ce-pinned", Map.of("bytes", 4096, "size", 4096), 1.5e9, null),
-        link(d, "h2d-ce-pageable", Map.of("bytes", 4096, "size", 4096), null, "skipped: size"));
+        LinkResults.link(d, "h2d-ce-pinned", Map.of("bytes", 1048576, "size", 1048576), 40e9, null),
+        LinkResults.link(d, "h2d-ce-pinned", Map.of("bytes", 4096, "size", 4096), 2e9, null),
+        LinkResults.link(d, "d2h-ce-pinned", Map.of("bytes", 4096, "size", 4096), 1.5e9, null),
+        LinkResults.link(d, "h2d-ce-pageable", Map.of("bytes", 4096, "size", 4096), null, "skipped: size"));
 
     ObjectNode option = Links.curves("links", Map.of("host-m/cuda:0", results));
 
@@ -113,7 +75,7 @@ class LinksTest {
     DeviceInfo cpu = new DeviceInfo("build/cpu", DeviceInfo.CPU, "CPU: test", null, null, 2, 0, 8L << 30, 0, 0, 0,
         "Linux");
     ObjectNode option = Links.curves("links", Map.of("cpu", List.of(
-        link(cpu, "h2d-ce-pinned", Map.of("bytes", 4096, "size", 4096), 2e9, null))));
+        LinkResults.link(cpu, "h2d-ce-pinned", Map.of("bytes", 4096, "size", 4096), 2e9, null))));
 
     assertThat(option.at("/series/0/markLine").isMissingNode()).isTrue();
     assertThat(option.at("/title/subtext").asText()).contains("no link rate line");

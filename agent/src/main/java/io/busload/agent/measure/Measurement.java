@@ -171,7 +171,14 @@ public final class Measurement {
       if (ceiling != null && !kernel.spec().name().equals(Catalog.MEMCPY_D2D.name())) {
         method.append(String.format(Locale.ROOT, "; %.1f%% of memcpy-d2d in this run", 100 * bandwidth / ceiling));
       }
-      if (device.info().theoreticalPeakBytesPerSecond() > 0) {
+      io.busload.protocol.Topology topology = device.info().topology();
+      boolean hostLink = program.buffers().stream().anyMatch(b -> b.memory().onHost());
+      if (hostLink && topology != null && topology.pcieBytesPerSecond() > 0) {
+        // Issue 14: a host link's ceiling is its PCIe link, not the memory's peak.
+        method.append(String.format(Locale.ROOT, "; %.1f%% of the PCIe gen%d x%d link's %.1f GB/s each way",
+            100 * bandwidth / topology.pcieBytesPerSecond(), topology.pcieGeneration(), topology.pcieWidth(),
+            topology.pcieBytesPerSecond() / 1e9));
+      } else if (device.info().theoreticalPeakBytesPerSecond() > 0) {
         method.append(String.format(Locale.ROOT, "; %.1f%% of theoretical peak",
             100 * bandwidth / device.info().theoreticalPeakBytesPerSecond()));
       }

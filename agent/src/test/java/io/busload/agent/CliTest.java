@@ -70,7 +70,7 @@ class CliTest extends InProcessCli {
   @Test
   void run_unknownOption_exit2NamingIt() {
     assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "warp=3")).isEqualTo(2);
-    assertThat(err.toString()).contains("warp: unknown option; known: cache-study, elements, offset, size, stride");
+    assertThat(err.toString()).contains("warp: unknown option; known: bytes, cache-study, elements, offset, peer, size, stride");
     assertThat(out.toString()).isEmpty();
   }
 

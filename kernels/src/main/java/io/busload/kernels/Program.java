@@ -67,6 +67,22 @@ public interface Program {
     return "random";
   }
 
+  /**
+   * The host's device index ({@code cuda:N}) of the other GPU that {@link Buffer.Memory#PEER} buffers live on;
+   * -1 when the program uses none (every family but the interconnect suite's peer cases).
+   */
+  default int peerDevice() {
+    return -1;
+  }
+
+  /**
+   * How the bytes of {@link #traffic()} are counted, for the result's method: useful bytes read plus written by
+   * default; a link counts the bytes that cross it.
+   */
+  default String bytesCounted() {
+    return "useful read + written";
+  }
+
   /** Bytes of every buffer together: what the device must have free. */
   default long deviceBytes() {
     return buffers().stream().mapToLong(Buffer::bytes).sum();

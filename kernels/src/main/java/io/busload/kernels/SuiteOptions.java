@@ -25,8 +25,12 @@ public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes, bool
   public static final String OFFSET = CopyFamily.OFFSET;
   /** {@code true} or {@code false}: see {@link #cacheStudy()}. */
   public static final String CACHE_STUDY = "cache-study";
+  /** The interconnect suite's bytes per direction (issue 14), 16 B to 2^40 in multiples of 16. */
+  public static final String BYTES = "bytes";
+  /** The interconnect suite's other GPU of a pair, by host index; -1 is every other GPU of the host. */
+  public static final String PEER = "peer";
   /** Every option that exists, for messages and for the coordinator's validation. */
-  public static final Set<String> NAMES = Set.of(SIZE, ELEMENTS, STRIDE, OFFSET, CACHE_STUDY);
+  public static final Set<String> NAMES = Set.of(SIZE, ELEMENTS, STRIDE, OFFSET, CACHE_STUDY, BYTES, PEER);
   public static final long MAX_SIZE = CopyFamily.MAX_SIZE;
   /** Kept from issue 2: the largest {@code elements}. */
   public static final long MAX_ELEMENTS = MAX_SIZE;
@@ -70,6 +74,8 @@ public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes, bool
           case "false" -> false;
           default -> throw new IllegalArgumentException(name + ": must be true or false, got '" + value + "'");
         };
+        case BYTES -> axes.put(name, values(name, value, 16, MAX_SIZE));
+        case PEER -> axes.put(name, values(name, value, -1, 1023));
         default -> throw new IllegalArgumentException(name + ": unknown option; known: "
             + String.join(", ", new TreeSet<>(NAMES)));
       }

@@ -26,15 +26,18 @@ import java.util.Map;
  *        TIME_CAP_S MAX_SAMPLES      (how the agent samples on this device ({@link SamplingMethod}): the harness warms
  *                                     up, calibrates and stops exactly so; absent from plans for a profiler)
  * case KERNEL PARAMS                 (PARAMS exactly as the CSV's params column: size=67108864;stride=4)
- * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL
+ * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL [MEMORY]
  *                                    (ROLE input, inout, output or scratch; FILL random, iota, permutation
  *                                     for inputs and inouts ({@link Program#fillHint}), poison for outputs,
- *                                     none for scratch)
+ *                                     none for scratch; MEMORY peer, pinned, mapped or pageable where the
+ *                                     buffer is not in this device's memory (issue 14), absent otherwise)
  * kernel ENTRY GX GY GZ BX BY BZ SHARED NARGS ARG...
  *                                    (ARG buf:I, i32:V, i64:V, f32:0xBITS, f64:0xBITS: exact, in C order)
  * copy DST SRC BYTES                 (cuMemcpyDtoDAsync)
  * memset32 BUFFER VALUE COUNT        (cuMemsetD32Async)
  * sgemm M N K A B C                  (row-major C = A x B through cuBLAS)
+ * link DST SRC BYTES                 (a copy engine's copy wherever the buffers live: cuMemcpy*Async)
+ * concurrent N                       (the next N steps run at once, each on a stream of its own)
  * end
  * skip KERNEL PARAMS REASON...       (a case the agent would not run on this device)
  * </pre>
@@ -99,7 +102,9 @@ public final class PlanFile {
         Buffer b = buffers.get(i);
         text.append("buffer ").append(i).append(' ').append(token(b.name())).append(' ').append(b.type().label())
             .append(' ').append(b.elements()).append(' ').append(b.bytes()).append(' ')
-            .append(b.role().name().toLowerCase(Locale.ROOT)).append(' ').append(fill(program, i, b)).append('\n');
+            .append(b.role().name().toLowerCase(Locale.ROOT)).append(' ').append(fill(program, i, b))
+            .append(b.memory() == Buffer.Memory.DEVICE ? "" : " " + b.memory().name().toLowerCase(Locale.ROOT))
+            .append('\n');
       }
       for (Step step : program.steps()) {
         text.append(step(step)).append('\n');
@@ -154,6 +159,9 @@ public final class PlanFile {
       case Step.DeviceCopy c -> "copy " + c.dstBuffer() + " " + c.srcBuffer() + " " + c.bytes();
       case Step.Memset32 m -> "memset32 " + m.buffer() + " " + m.value() + " " + m.count();
       case Step.Sgemm g -> "sgemm " + g.m() + " " + g.n() + " " + g.k() + " " + g.a() + " " + g.b() + " " + g.c();
+      case Step.Copy c -> "link " + c.dstBuffer() + " " + c.srcBuffer() + " " + c.bytes();
+      case Step.Concurrent c -> "concurrent " + c.steps().size() + "\n"
+          + String.join("\n", c.steps().stream().map(PlanFile::step).toList());
     };
   }
 
@@ -190,6 +198,8 @@ public final class PlanFile {
     List<Buffer> buffers = new ArrayList<>();
     List<String> fills = new ArrayList<>();
     List<Step> steps = new ArrayList<>();
+    int concurrent = 0; // steps still to gather into the open concurrent step
+    int concurrentFrom = 0;
     for (int n = 1; n < lines.length; n++) {
       String line = lines[n].strip();
       if (line.isEmpty()) {
@@ -213,7 +223,8 @@ public final class PlanFile {
               throw new IllegalArgumentException("buffer index " + t[1] + " out of order");
             }
             Buffer b = new Buffer(t[2], ElementType.ofLabel(t[3]), Long.parseLong(t[4]),
-                Buffer.Role.valueOf(t[6].toUpperCase(Locale.ROOT)));
+                Buffer.Role.valueOf(t[6].toUpperCase(Locale.ROOT)),
+                t.length > 8 ? Buffer.Memory.valueOf(t[8].toUpperCase(Locale.ROOT)) : Buffer.Memory.DEVICE);
             if (b.bytes() != Long.parseLong(t[5])) {
               throw new IllegalArgumentException("bytes " + t[5] + " are not elements x " + b.type().bytes());
             }
@@ -235,6 +246,8 @@ public final class PlanFile {
           case "copy" -> steps.add(new Step.DeviceCopy(i(t[1]), i(t[2]), Long.parseLong(t[3])));
           case "memset32" -> steps.add(new Step.Memset32(i(t[1]), i(t[2]), Long.parseLong(t[3])));
           case "sgemm" -> steps.add(new Step.Sgemm(i(t[1]), i(t[2]), i(t[3]), i(t[4]), i(t[5]), i(t[6])));
+          case "link" -> steps.add(new Step.Copy(i(t[1]), i(t[2]), Long.parseLong(t[3])));
+          case "concurrent" -> concurrent = i(t[1]);
           case "end" -> {
             if (kernel == null) {
               throw new IllegalArgumentException("end without case");
@@ -243,6 +256,14 @@ public final class PlanFile {
             kernel = null;
           }
           default -> throw new IllegalArgumentException("unknown record '" + t[0] + "'");
+        }
+        if (t[0].equals("concurrent")) {
+          concurrentFrom = steps.size();
+        } else if (concurrent > 0 && steps.size() == concurrentFrom + concurrent) {
+          List<Step> parts = new ArrayList<>(steps.subList(concurrentFrom, steps.size()));
+          steps.subList(concurrentFrom, steps.size()).clear();
+          steps.add(new Step.Concurrent(parts));
+          concurrent = 0;
         }
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("plan: line " + (n + 1) + " (" + line + "): " + e.getMessage(), e);

@@ -26,6 +26,8 @@ public final class CudaDevice implements Device {
   static final int NEEDED_DRIVER = 13000;
 
   private final int ordinal;
+  /** GPUs of this host: the pairs the interconnect suite can measure (issue 14). */
+  private final int hostDevices;
   private final CUdevice device;
   private final DeviceInfo info;
   private CUcontext context;
@@ -35,8 +37,9 @@ public final class CudaDevice implements Device {
   private String cublasUnavailable;
   private io.busload.agent.device.ClockSensor clockSensor;
 
-  CudaDevice(int ordinal, CUdevice device, DeviceInfo info) {
+  CudaDevice(int ordinal, int hostDevices, CUdevice device, DeviceInfo info) {
     this.ordinal = ordinal;
+    this.hostDevices = hostDevices;
     this.device = device;
     this.info = info;
   }
@@ -56,7 +59,8 @@ public final class CudaDevice implements Device {
     long[] free = new long[1];
     long[] total = new long[1];
     Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo", shortId());
-    return new DeviceLimits(DeviceLimits.CUDA, total[0], free[0], info.l2Bytes(), info.multiprocessors());
+    return new DeviceLimits(DeviceLimits.CUDA, total[0], free[0], info.l2Bytes(), info.multiprocessors(),
+        ordinal, hostDevices);
   }
 
   @Override
@@ -115,7 +119,8 @@ public final class CudaDevice implements Device {
     if (module == null) {
       throw new IllegalStateException(shortId() + " used before attach() on its worker thread");
     }
-    return new CudaWorkload(program, this::function, this::cublas);
+    return new CudaWorkload(program, this::function, this::cublas,
+        peer -> new PeerContext(shortId(), device, context, peer, hostDevices));
   }
 
   /** cuBLAS, loaded the first time a program needs it; {@link UnavailableException} with the reason otherwise. */

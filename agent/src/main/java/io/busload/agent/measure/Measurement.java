@@ -207,8 +207,9 @@ public final class Measurement {
     KernelResult result = result(suite, planned, planned.program().traffic(), ResultStatus.MEASURED, List.of(),
         sampled.samples(), calibration.launches(), calibration.warmupLaunches(), "", sampled.sampling());
     boolean isCeiling = planned.kernelCase().spec().name().equals(Catalog.MEMCPY_D2D.name());
+    boolean hostLink = planned.program().buffers().stream().anyMatch(b -> b.memory().onHost());
     return result.withMethod(MethodText.measured(result, device.timerDescription(), stoppingRule,
-        isCeiling ? null : ceiling, before, after));
+        isCeiling ? null : ceiling, before, after, planned.program().bytesCounted(), hostLink));
   }
 
   /** The error that failed a case, and what recovering the device did; marks the device lost when it could not. */

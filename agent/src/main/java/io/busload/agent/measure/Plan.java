@@ -39,7 +39,9 @@ public record Plan(String suite, List<Planned> cases) {
 
   public static Plan resolve(String suite, SuiteOptions options, DeviceLimits limits, String deviceId) {
     List<Planned> planned = new ArrayList<>();
-    List<KernelCase> cases = Catalog.cases(suite, options);
+    // A case may stand for several on this host (issue 14: the peer axis's "every other GPU").
+    List<KernelCase> cases = Catalog.cases(suite, options).stream()
+        .flatMap(c -> Catalog.familyOf(c).casesOn(c, limits).stream()).toList();
     // One explicit size means something different in each family (elements, side, particles): in a suite of
     // several families a size one family cannot take skips that family's cases with the reason (issue 3:
     // "invalid combinations are skipped with a reason, not failed"); in a one-family suite it is an error.

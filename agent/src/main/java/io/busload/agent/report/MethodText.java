@@ -8,6 +8,7 @@ import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
+import io.busload.protocol.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,20 +44,28 @@ public final class MethodText {
    *
    * @param timer how a sample is timed ({@code Device.timerDescription})
    * @param ceiling the memcpy bandwidth of this run, or null (not measured yet, or this is the memcpy)
+   * @param bytesCounted how the program counts its bytes ({@code Program.bytesCounted})
+   * @param hostLink whether the bytes cross the host link, whose ceiling is the PCIe link, not the memory's peak
    */
   public static String measured(KernelResult r, String timer, StoppingRule rule, Double ceiling, Conditions before,
-      Conditions after) {
+      Conditions after, String bytesCounted, boolean hostLink) {
     Sampling s = r.sampling();
     List<String> parts = new ArrayList<>();
     parts.add("warm-up " + r.warmupLaunches() + " launches");
     parts.add(r.samples().size() + " samples of " + r.launchesPerSample() + " launches " + timer);
     parts.add(holds(s));
-    parts.add("median; stopped at " + rule.describe(s.stopReason()) + "; bytes = useful read + written");
+    parts.add("median; stopped at " + rule.describe(s.stopReason()) + "; bytes = " + bytesCounted);
     if (ceiling != null && r.bandwidth() != null) {
       parts.add(String.format(Locale.ROOT, "%.1f%% of memcpy-d2d in this run", 100 * r.bandwidth() / ceiling));
     }
+    Topology topology = r.device().topology();
     double peak = r.device().theoreticalPeakBytesPerSecond();
-    if (peak > 0 && r.bandwidth() != null) {
+    if (hostLink && topology != null && topology.pcieBytesPerSecond() > 0 && r.bandwidth() != null) {
+      // Issue 14: a host link's ceiling is its PCIe link, not the memory's peak.
+      parts.add(String.format(Locale.ROOT, "%.1f%% of the PCIe gen%d x%d link's %.1f GB/s each way",
+          100 * r.bandwidth() / topology.pcieBytesPerSecond(), topology.pcieGeneration(), topology.pcieWidth(),
+          topology.pcieBytesPerSecond() / 1e9));
+    } else if (peak > 0 && r.bandwidth() != null) {
       parts.add(String.format(Locale.ROOT, "%.1f%% of theoretical peak", 100 * r.bandwidth() / peak));
     }
     if (!r.samples().isEmpty() && r.relativeSpread() > rule.maxSpread()) {

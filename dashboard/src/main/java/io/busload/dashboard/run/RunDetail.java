@@ -101,6 +101,16 @@ public final class RunDetail {
     rows.put("bus width", d.busWidthBits() + " bit");
     rows.put("theoretical peak", ChartOptions.gigabytes(d.theoreticalPeakBytesPerSecond()) + " GB/s");
     rows.put("driver", d.driverVersion());
+    if (d.topology() != null) {
+      var t = d.topology();
+      rows.put("PCIe link", t.pcieGeneration() == 0 ? "unknown (" + t.source() + ")"
+          : io.busload.dashboard.links.Links.rateLabel(t) + ", " + ChartOptions.gigabytes(t.pcieBytesPerSecond())
+              + " GB/s each way; at discovery gen" + t.pcieCurrentGeneration() + " x" + t.pcieCurrentWidth());
+      rows.put("NUMA node", t.numaNode() < 0 ? "unknown" : String.valueOf(t.numaNode()));
+      rows.put("peers", t.peers().isEmpty() ? "none (the host's only GPU)" : String.join("; ", t.peers().stream()
+          .map(p -> "cuda:" + p.ordinal() + " " + p.link() + (p.detail().isEmpty() ? "" : " (" + p.detail() + ")")
+              + (p.access() ? ", peer access" : ", no peer access")).toList()));
+    }
     rows.put("agent", result.agentId() + " " + result.agentVersion());
     rows.put("fatbin", result.fatbinHash());
     rows.put("method", result.method());

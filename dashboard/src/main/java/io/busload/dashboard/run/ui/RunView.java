@@ -59,6 +59,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   private final Grid<RunDetail.CounterRow> counters = new Grid<>();
   private final CsvTable<RunDetail.CounterRow> countersCsv = new CsvTable<>(counters, "counters.csv");
   private final CoordinatorNotice notice = new CoordinatorNotice();
+  private final io.busload.dashboard.links.ui.LinksPanel links = new io.busload.dashboard.links.ui.LinksPanel();
   // Each grid with its Export CSV link: shown and hidden together.
   private final com.vaadin.flow.component.Component runsTable;
   private final com.vaadin.flow.component.Component resultsTable;
@@ -77,8 +78,8 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     fingerprintTable = fingerprintCsv.withLink();
     countersTable = countersCsv.withLink();
     // Counters right under the box plot: a flagged kernel is the first thing worth reading in a profiled run.
-    add(heading, notice, runsTable, exports, samples, countersTitle, countersTable, countersChart, resultsTable,
-        fingerprintTable);
+    add(heading, notice, runsTable, exports, samples, links, countersTitle, countersTable, countersChart,
+        resultsTable, fingerprintTable);
   }
 
   private void configureRunList() {
@@ -188,6 +189,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     resultsTable.setVisible(false);
     fingerprintTable.setVisible(false);
     showCounters(null, List.of());
+    links.setVisible(false);
   }
 
   private void showRun(String runId) {
@@ -200,6 +202,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
       resultsTable.setVisible(false);
       fingerprintTable.setVisible(false);
       showCounters(runId, List.of());
+      links.setVisible(false);
       return;
     }
     heading.setText("Run " + run.runId() + " on " + run.deviceId() + ": " + run.state() + " " + run.completed() + "/"
@@ -210,6 +213,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     samples.setOption(RunDetail.option(runId, found));
     results.setItems(found);
     showCounters(runId, found);
+    showLinks(run, found);
     fingerprint.setItems(found.isEmpty() ? List.of() : List.copyOf(RunDetail.fingerprint(found.getFirst()).entrySet()));
     exports.removeAll();
     exports.add(new Span("Export this run's results:"), export(query, runId, "csv", "text/csv"),
@@ -218,6 +222,21 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     samples.setVisible(true);
     resultsTable.setVisible(true);
     fingerprintTable.setVisible(true);
+  }
+
+  /**
+   * Issue 14: an interconnect run fills one row of its host's GPU x GPU matrix; the sweep's runs on the host's other
+   * GPUs fill the others, so the heatmap reads them too. The curves are this run's.
+   */
+  private void showLinks(Run run, List<KernelResult> found) {
+    if (!io.busload.dashboard.links.Links.any(found)) {
+      links.setVisible(false);
+      return;
+    }
+    String host = io.busload.dashboard.links.Links.host(run.deviceId());
+    List<KernelResult> hostResults = coordinator.results(ResultQuery.sweep(run.sweepId()).withLimit(RESULT_LIMIT))
+        .stream().filter(r -> io.busload.dashboard.links.Links.host(r.device().id()).equals(host)).toList();
+    links.show(hostResults.isEmpty() ? found : hostResults, Map.of(host, Map.of(run.deviceId(), found)));
   }
 
   private Anchor export(ResultQuery query, String runId, String format, String type) {

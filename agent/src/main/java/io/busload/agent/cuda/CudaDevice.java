@@ -36,6 +36,8 @@ public final class CudaDevice implements Device {
   private Cublas cublas;
   private String cublasUnavailable;
   private io.busload.agent.device.ClockSensor clockSensor;
+  /** Host copies of device buffers, kept between cases (no zeroing, no page faults per case). */
+  private final HostStaging staging = new HostStaging();
 
   CudaDevice(int ordinal, int hostDevices, CUdevice device, DeviceInfo info) {
     this.ordinal = ordinal;
@@ -120,7 +122,7 @@ public final class CudaDevice implements Device {
       throw new IllegalStateException(shortId() + " used before attach() on its worker thread");
     }
     return new CudaWorkload(program, this::function, this::cublas,
-        peer -> new PeerContext(shortId(), device, context, peer, hostDevices));
+        peer -> new PeerContext(shortId(), device, context, peer, hostDevices), staging);
   }
 
   /** cuBLAS, loaded the first time a program needs it; {@link UnavailableException} with the reason otherwise. */
@@ -188,6 +190,7 @@ public final class CudaDevice implements Device {
 
   @Override
   public void close() {
+    staging.close();
     if (cublas != null) {
       cublas.close();
       cublas = null;

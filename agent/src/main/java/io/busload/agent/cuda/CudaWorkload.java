@@ -61,10 +61,13 @@ final class CudaWorkload implements Workload {
   private Pointer blockParameters;
   private int heldTimeouts;
   private final Arena arena = Arena.ofShared(); // inputs are filled on all cores
+  /** The host copies of device buffers, kept by the device from case to case. */
+  private final HostStaging staging;
 
   CudaWorkload(Program program, Function<String, CUfunction> functions, Supplier<Cublas> cublas,
-      Function<Integer, PeerContext> peers) {
+      Function<Integer, PeerContext> peers, HostStaging staging) {
     this.program = program;
+    this.staging = staging;
     this.buffers = program.buffers();
     this.block = functions.apply(io.busload.kernels.Fatbin.BLOCK_ENTRY_POINT);
     this.holdable = buffers.stream().noneMatch(b -> b.memory() == Buffer.Memory.PAGEABLE);
@@ -130,7 +133,9 @@ final class CudaWorkload implements Workload {
         frees.add(() -> onOwner(buffer, () -> JCudaDriver.cuMemFree(pointer)));
         pointers.add(pointer);
         hostPointers.add(null);
-        host.add(arena.allocate(bytes, 64));
+        MemorySegment copy = staging.take(bytes);
+        frees.add(() -> staging.give(copy));
+        host.add(copy);
       }
       case PINNED, MAPPED -> {
         boolean mapped = buffer.memory() == Buffer.Memory.MAPPED;

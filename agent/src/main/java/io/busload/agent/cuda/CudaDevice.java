@@ -13,15 +13,19 @@ import io.busload.kernels.Program;
 import io.busload.protocol.DeviceInfo;
 import java.util.HashMap;
 import java.util.Map;
+import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One GPU: its primary context made current on the worker thread, the fatbin loaded once. */
 public final class CudaDevice implements Device {
+  private static final Logger LOG = LoggerFactory.getLogger(CudaDevice.class);
   /** The CUDA version nvcc 13.0's PTX needs the driver to support (cuDriverGetVersion 13000). */
   static final int NEEDED_DRIVER = 13000;
 
@@ -37,7 +41,29 @@ public final class CudaDevice implements Device {
   private String cublasUnavailable;
   private io.busload.agent.device.ClockSensor clockSensor;
   /** Host copies of device buffers, kept between cases (no zeroing, no page faults per case). */
-  private final HostStaging staging = new HostStaging();
+  private final HostStaging staging = new HostStaging(new HostStaging.Pinning() {
+    @Override
+    public boolean pin(java.lang.foreign.MemorySegment segment) {
+      // A direct ByteBuffer holds at most 2 GiB: larger host copies stay pageable. Failing to pin (a memlock
+      // limit) only slows the copies; the driver's error is logged once.
+      if (segment.byteSize() > Integer.MAX_VALUE) {
+        return false;
+      }
+      int result = JCudaDriver.cuMemHostRegister(Pointer.to(segment.asByteBuffer()), segment.byteSize(), 0);
+      if (result != CUresult.CUDA_SUCCESS && !pinWarned) {
+        pinWarned = true;
+        LOG.warn("{}: host copies stay pageable: cuMemHostRegister(bytes={}) failed with {}", shortId(),
+            segment.byteSize(), CUresult.stringFor(result));
+      }
+      return result == CUresult.CUDA_SUCCESS;
+    }
+
+    @Override
+    public void unpin(java.lang.foreign.MemorySegment segment) {
+      JCudaDriver.cuMemHostUnregister(Pointer.to(segment.asByteBuffer()));
+    }
+  });
+  private boolean pinWarned;
 
   CudaDevice(int ordinal, int hostDevices, CUdevice device, DeviceInfo info) {
     this.ordinal = ordinal;
@@ -173,6 +199,7 @@ public final class CudaDevice implements Device {
     if (!(error instanceof CudaException cuda) || !Cuda.isSticky(cuda.result())) {
       return null;
     }
+    staging.close(); // its page-locked registrations belong to the context about to be reset
     if (cublas != null) {
       cublas.close();
       cublas = null;

@@ -14,25 +14,49 @@ import java.util.Map;
  * nothing reads what an earlier case left in it: inputs are filled in full, outputs are downloaded in full before
  * a check reads them.
  *
+ * <p>Each segment is page-locked once where the driver allows it ({@link Pinning}), so that the uploads and downloads
+ * around every check run at the copy engines' pinned rate instead of through the driver's pageable staging.
+ *
  * <p>One per device, used by its worker thread only; at most {@link #keptBytes} stay kept between cases.
  */
 final class HostStaging implements AutoCloseable {
   /** Kept between cases: more than the host copies of any one case of the default suites. */
   static final long DEFAULT_KEPT_BYTES = 4L << 30;
 
-  private record Kept(Arena arena, MemorySegment whole) {}
+  /** Page-locks host memory for the copy engines, and releases it before the memory is freed. */
+  interface Pinning {
+    Pinning NONE = new Pinning() {
+      @Override
+      public boolean pin(MemorySegment segment) {
+        return false;
+      }
+
+      @Override
+      public void unpin(MemorySegment segment) {}
+    };
+
+    /** Whether {@code segment} is now page-locked; false leaves it pageable (still correct, slower copies). */
+    boolean pin(MemorySegment segment);
+
+    void unpin(MemorySegment segment);
+  }
+
+  private record Kept(Arena arena, MemorySegment whole, boolean pinned) {}
 
   private final long keptBytes;
+  private final Pinning pinning;
   private final List<Kept> free = new ArrayList<>();
   private final Map<MemorySegment, Kept> lent = new IdentityHashMap<>();
   private long allocations;
+  private long pinnedAllocations;
 
-  HostStaging() {
-    this(DEFAULT_KEPT_BYTES);
+  HostStaging(Pinning pinning) {
+    this(DEFAULT_KEPT_BYTES, pinning);
   }
 
-  HostStaging(long keptBytes) {
+  HostStaging(long keptBytes, Pinning pinning) {
     this.keptBytes = keptBytes;
+    this.pinning = pinning;
   }
 
   /** {@code bytes} of host memory, 4 KiB aligned; its contents are whatever the last case left there. */
@@ -47,8 +71,12 @@ final class HostStaging implements AutoCloseable {
       free.remove(best);
     } else {
       Arena arena = Arena.ofShared(); // filled and checked on all cores
-      best = new Kept(arena, arena.allocate(Math.max(bytes, 1), 4096));
+      MemorySegment whole = arena.allocate(Math.max(bytes, 1), 4096);
+      best = new Kept(arena, whole, pinning.pin(whole));
       allocations++;
+      if (best.pinned) {
+        pinnedAllocations++;
+      }
     }
     MemorySegment slice = best.whole.asSlice(0, bytes);
     lent.put(slice, best);
@@ -67,13 +95,25 @@ final class HostStaging implements AutoCloseable {
     while (total > keptBytes && !free.isEmpty()) {
       Kept smallest = free.removeFirst();
       total -= smallest.whole.byteSize();
-      smallest.arena.close();
+      free(smallest);
     }
+  }
+
+  private void free(Kept kept) {
+    if (kept.pinned) {
+      pinning.unpin(kept.whole);
+    }
+    kept.arena.close();
   }
 
   /** Segments allocated so far (the rest were reused). */
   long allocations() {
     return allocations;
+  }
+
+  /** Segments page-locked when they were allocated. */
+  long pinnedAllocations() {
+    return pinnedAllocations;
   }
 
   /** Bytes kept for the next case. */
@@ -83,9 +123,9 @@ final class HostStaging implements AutoCloseable {
 
   @Override
   public void close() {
-    free.forEach(k -> k.arena.close());
+    free.forEach(this::free);
     free.clear();
-    lent.values().forEach(k -> k.arena.close());
+    lent.values().forEach(this::free);
     lent.clear();
   }
 }

@@ -47,7 +47,8 @@ DROP INDEX results_history;
 DROP INDEX results_compare;
 DROP INDEX results_by_run_kernel;
 
--- LIKE keeps every column (those of later migrations too), in order, with NOT NULL and defaults.
+-- LIKE keeps every column (those of later migrations too), in order, with NOT NULL and defaults: V7's status (NOT
+-- NULL, backfilled there) and sampling columns come along with their values.
 CREATE TABLE results (LIKE results_unpartitioned INCLUDING DEFAULTS)
   PARTITION BY RANGE (measured_at);
 
@@ -83,3 +84,7 @@ CREATE INDEX results_device_newest ON results (device_id, measured_at DESC, id D
 CREATE INDEX results_history ON results (device_id, kernel, params, measured_at DESC);
 CREATE INDEX results_compare ON results (kernel, params, model, measured_at DESC) WHERE valid;
 CREATE INDEX results_by_run_kernel ON results (run_id, kernel);
+-- V7's (issue 12): the few results measured on a throttling GPU, or possibly from L2. Made again here because the
+-- ones V7 made went with results_unpartitioned.
+CREATE INDEX results_throttled ON results (measured_at DESC) WHERE throttled_samples_dropped > 0 OR too_few_clean_samples;
+CREATE INDEX results_cache_resident ON results (measured_at DESC) WHERE cache_residency = 'CACHE_RESIDENT';

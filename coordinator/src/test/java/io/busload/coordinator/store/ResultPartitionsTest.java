@@ -17,8 +17,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16 point 4 on a real PostgreSQL: V8 converts a store that holds results (schema V6, one table, JSON as text)
- * into monthly partitions without losing a row, a field or a counter; new months get their partitions as results of
+ * Issue 16 point 4 on a real PostgreSQL: V8 converts a store that holds results (schema V6, one table, JSON as text,
+ * then V7's status and sampling columns) into monthly partitions without losing a row, a field, a counter or a V7
+ * column, constraint or index; new months get their partitions as results of
  * them arrive; a redelivered result is still stored once; stored JSON is compressed and comes back byte for byte.
  */
 class ResultPartitionsTest {
@@ -50,6 +51,13 @@ class ResultPartitionsTest {
       assertThat(store.samples(march.id())).isEqualTo(march.samples());
       assertThat(text(c, "SELECT method FROM results WHERE id = '" + march.id() + "'")).isEqualTo(march.method());
       assertThat(text(c, "SELECT count(*) FROM result_counters WHERE flagged")).isEqualTo("1");
+      // V7's columns came along: the status it backfilled, NOT NULL still, and its partial indexes.
+      assertThat(text(c, "SELECT string_agg(DISTINCT status, ',') FROM results")).isEqualTo("MEASURED");
+      assertThat(text(c, "SELECT attnotnull::text FROM pg_attribute WHERE attrelid = 'results'::regclass"
+          + " AND attname = 'status'")).isEqualTo("true");
+      assertThat(text(c, "SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes"
+          + " WHERE tablename = 'results' AND indexname IN ('results_throttled', 'results_cache_resident')"))
+          .isEqualTo("results_cache_resident,results_throttled");
 
       // Redelivered: the same record again stores nothing.
       assertThat(store.insertResult(march, Instant.now())).isFalse();

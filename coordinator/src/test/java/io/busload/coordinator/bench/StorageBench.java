@@ -9,9 +9,14 @@ import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.StoredResult;
 import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.ViewQueries;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
 import io.vertx.core.Vertx;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
@@ -83,8 +88,10 @@ public final class StorageBench {
     String ingest = args.length > 1 ? args[1] : "50000";
     String samples = args.length > 2 ? args[2] : "10";
     System.out.printf("load before: %s; %d cores%n", load(), Runtime.getRuntime().availableProcessors());
-    String base = git("log", "-1", "--format=%H", "--diff-filter=A", "--",
-        "coordinator/src/main/resources/db/migration/V8__results_partitioned_by_month.sql") + "^";
+    // Before = the commit before V8 came, unless -Dstorage.bench.before names another (since the merge of main,
+    // main's tip stores V7's sampling columns, which the commit before V8 did not have).
+    String base = System.getProperty("storage.bench.before", git("log", "-1", "--format=%H", "--diff-filter=A", "--",
+        "coordinator/src/main/resources/db/migration/V8__results_partitioned_by_month.sql") + "^");
     Path before = coordinatorAt(git("rev-parse", base));
     String classPath = System.getProperty("java.class.path");
     String afterClasses = Arrays.stream(classPath.split(java.io.File.pathSeparator))
@@ -123,7 +130,7 @@ public final class StorageBench {
       figures.put(arm.getKey(), f);
       notes.put(arm.getKey(), n);
     }
-    System.out.printf("%nbefore: the coordinator at %s (the commit before V8); after: this build. %s results stored"
+    System.out.printf("%nbefore: the coordinator at %s (before V8); after: this build. %s results stored"
         + " over a year, then %s ingested tonight, %s samples each%n", git("rev-parse", base), stored, ingest, samples);
     System.out.printf("%n%-66s %12s %12s %8s%n", "figure", "before", "after", "ratio");
     for (String key : figures.get("before").keySet()) {
@@ -350,7 +357,11 @@ public final class StorageBench {
         "sha256:4f1c0d8a9b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f0e1d2c", device, "coalescing", kernel,
         Map.of("stride", stride, "elements", 16_777_216), true, List.of(), median, median * 0.99, median * 1.01,
         0.02, values, 10, 5, bytes / 2, bytes / 2, bytes, bytes / median,
-        "warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median", at);
+        "warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median", at)
+        // As agents report since issue 12: how the samples were timed, clocks read, the working set against L2.
+        .withSampling(ResultStatus.MEASURED, new Sampling(samples, 0, 0, StopReason.SPREAD_SETTLED,
+            new Clocks(Clocks.Reading.READ, "NVML, driver " + device.driverVersion(), 1980, 1980, 2619, 2619, 0L, 0,
+                false), CacheResidency.of(bytes, device.l2Bytes(), false)));
   }
 
   /** Index scans so far per index of results (a partition's index counted under its parent's name). */

@@ -88,6 +88,13 @@ public final class MembershipRun implements AutoCloseable {
         why = "member(s) did not start: " + dead.stream().map(this::logOf).toList();
         return false;
       }
+      // Each batch settles before the next: growing measures the cluster, not a storm of JVMs compiling at once.
+      int now = members.size();
+      if (!await(now + " members seeing " + now, Duration.ofMinutes(3),
+          () -> members.stream().allMatch(m -> m.sees() == now))) {
+        why = "members did not all see " + now + " members within 3 min (see member-*.log: expired heartbeats?)";
+        return false;
+      }
     }
     boolean converged = await(size + " members seeing " + size, Duration.ofMinutes(3),
         () -> members.stream().allMatch(m -> m.sees() == size));
@@ -174,7 +181,10 @@ public final class MembershipRun implements AutoCloseable {
     ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("--add-") || a.startsWith("--sun-misc") || a.startsWith("--enable-native"))
         .forEach(command::add);
-    command.addAll(List.of("-Xms16m", "-Xmx" + options.heap(), "-Xss512k", "-XX:+UseSerialGC",
+    // One processor as the JVM sees it: Hazelcast and Netty size their thread pools by it, and a member that
+    // serves one agent needs no more; this keeps a hundred members on two cores.
+    command.addAll(List.of("-XX:ActiveProcessorCount=1", "-Xms16m", "-Xmx" + options.heap(), "-Xss512k",
+        "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=32m",
         "-XX:MaxDirectMemorySize=64m", "-Dlogback.configurationFile=" + options.workDir().resolve("member-logback.xml"),
         "-cp", System.getProperty("java.class.path"), MemberMain.class.getName(), cluster, Integer.toString(port),

@@ -58,14 +58,15 @@ public record ProcStats(double cpuSeconds, long rssBytes) {
     }
   }
 
-  /** Processes whose command line contains {@code needle} (PostgreSQL's processes name their data directory). */
-  public static List<Long> pidsWithCommandLine(String needle) {
+  /** Direct children of {@code parent} (field 4 of {@code /proc/PID/stat}). */
+  public static List<Long> children(long parent) {
     try (var dirs = Files.list(Path.of("/proc"))) {
       return dirs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
           .filter(p -> {
             try {
-              return new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ').contains(needle);
-            } catch (IOException e) {
+              String stat = Files.readString(p.resolve("stat"));
+              return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]) == parent;
+            } catch (IOException | RuntimeException e) {
               return false;
             }
           })

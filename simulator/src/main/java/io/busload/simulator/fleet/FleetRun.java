@@ -83,11 +83,11 @@ public final class FleetRun implements AutoCloseable {
   private FleetFigures.Online online() throws Exception {
     Path outboxes = options.workDir().resolve("outboxes");
     long start = System.nanoTime();
-    List<Future<Void>> started = new ArrayList<>();
+    List<Future<String>> started = new ArrayList<>();
     for (int i = 0; i < options.agents(); i++) {
-      VirtualAgent agent = new VirtualAgent(vertx, i, options.devices(), outboxes, () -> kernelMillis.get(), tally);
+      VirtualAgent agent = new VirtualAgent(i, options.devices(), outboxes, () -> kernelMillis.get(), tally);
       agents.add(agent);
-      started.add(agent.start());
+      started.add(vertx.deployVerticle(agent));
     }
     Future.all(started).await(5, TimeUnit.MINUTES);
     int expected = options.agents() * options.devices();
@@ -187,12 +187,14 @@ public final class FleetRun implements AutoCloseable {
     }
     Set<String> droppedIds = new HashSet<>();
     dropped.forEach(i -> droppedIds.add(agents.get(i).agentId()));
+    dropped.forEach(i -> agents.get(i).holdResults());
     double[] toOffline = {Double.NaN};
     double[] backOnline = {Double.NaN};
     Map<String, Integer> droppedStates = new TreeMap<>();
     int[] resent = {0};
     FleetFigures.Sweep sweep = sweep("sweep with " + count + " agents dropped and back", sweepId -> {
-      // Midway: each run has measured its first case (a kernel time has passed) and is on its next.
+      // Midway: each run has measured its first case (a kernel time has passed) and is on its next; the agents
+      // about to drop hold what they measured, unsent, in their outboxes.
       Thread.sleep(options.dropKernelTime().toMillis() * 3 / 2);
       long dropAt = System.nanoTime();
       Future.all(dropped.stream().map(i -> agents.get(i).crash()).toList()).await(1, TimeUnit.MINUTES);
@@ -205,13 +207,13 @@ public final class FleetRun implements AutoCloseable {
       droppedStates.putAll(runsOf(sweepId, droppedIds));
       log.printf("dropped agents' runs: %s; bringing them back%n", droppedStates);
       long back = System.nanoTime();
-      List<Future<Void>> restarted = new ArrayList<>();
+      List<Future<String>> restarted = new ArrayList<>();
       for (int i : dropped) {
-        VirtualAgent again = new VirtualAgent(vertx, i, options.devices(), options.workDir().resolve("outboxes"),
+        VirtualAgent again = new VirtualAgent(i, options.devices(), options.workDir().resolve("outboxes"),
             () -> kernelMillis.get(), tally);
         resent[0] += again.pendingInOutbox();
         agents.set(i, again);
-        restarted.add(again.start());
+        restarted.add(vertx.deployVerticle(again));
       }
       Future.all(restarted).await(2, TimeUnit.MINUTES);
       int all = options.agents() * options.devices();

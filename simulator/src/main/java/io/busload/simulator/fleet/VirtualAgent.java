@@ -16,7 +16,7 @@ import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -39,12 +39,12 @@ import org.slf4j.LoggerFactory;
  * One simulated GPU host: says hello, beats every two seconds, takes run requests on its own address, "measures"
  * each kernel case by waiting, and delivers each result as the real agent does: into the agent's {@link Outbox}
  * (fsync) before the first send, through the agent's {@link Delivery} until an ack names it, then out of the outbox.
- * Many share one Vert.x; each keeps to that Vert.x's event loop, as the real agent verticle does.
+ * Many share one Vert.x; each is a verticle of its own, so its state stays on one event loop as the real agent's does.
  *
  * <p>Results are labelled simulated (device name and method), with samples drawn around a plausible bandwidth: they
  * exercise the store and the dashboard, they are no measurement.
  */
-final class VirtualAgent {
+final class VirtualAgent extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(VirtualAgent.class);
   private static final Duration HEARTBEAT = Duration.ofSeconds(2);
   private static final Duration HELLO_RETRY = Duration.ofSeconds(2);
@@ -53,7 +53,6 @@ final class VirtualAgent {
   private static final double BANDWIDTH = 2.6e12;
   private static final int SAMPLES = 10;
 
-  private final Vertx vertx;
   private final String agentId;
   private final List<DeviceInfo> devices;
   private final Path outboxDir;
@@ -70,11 +69,12 @@ final class VirtualAgent {
   private long heartbeatTimer = -1;
   private long helloTimer = -1;
   private boolean alive;
+  /** Results measured are kept on disk but not sent: the host's link is gone just before the host dies. */
+  private volatile boolean holding;
   private boolean helloAcked;
 
-  VirtualAgent(Vertx vertx, int index, int deviceCount, Path outboxRoot, java.util.function.LongSupplier kernelMillis,
+  VirtualAgent(int index, int deviceCount, Path outboxRoot, java.util.function.LongSupplier kernelMillis,
       Tally tally) {
-    this.vertx = vertx;
     this.agentId = String.format("sim-%04d", index);
     this.outboxDir = outboxRoot.resolve(agentId);
     this.kernelMillis = kernelMillis;
@@ -101,7 +101,8 @@ final class VirtualAgent {
   }
 
   /** Opens the outbox (resending what it holds, as a restarted agent does), listens, says hello, beats. */
-  Future<Void> start() {
+  @Override
+  public Future<?> start() {
     alive = true;
     helloAcked = false;
     return vertx.executeBlocking(() -> {
@@ -131,6 +132,12 @@ final class VirtualAgent {
    * acked stays in the outbox for the next start.
    */
   Future<Void> crash() {
+    io.vertx.core.Promise<Void> crashed = io.vertx.core.Promise.promise();
+    context.runOnContext(v -> crashHere().onComplete(crashed));
+    return crashed.future();
+  }
+
+  private Future<Void> crashHere() {
     alive = false;
     vertx.cancelTimer(heartbeatTimer);
     vertx.cancelTimer(helloTimer);
@@ -140,6 +147,14 @@ final class VirtualAgent {
     deviceQueue.clear();
     devices.forEach(d -> state.put(d.id(), new Heartbeat.DeviceState(d.id(), null, null, 0, 0)));
     return consumer == null ? Future.succeededFuture() : consumer.unregister();
+  }
+
+  /**
+   * From now on results stay in the outbox unsent, as on a host whose network went down before it lost power: what
+   * the outbox is for. {@link #crash} then leaves them there for the next start.
+   */
+  void holdResults() {
+    holding = true;
   }
 
   /** Results this agent's outbox holds now (a blocking directory read: not on an event loop). */
@@ -236,8 +251,10 @@ final class VirtualAgent {
         } else {
           // On disk is measured: the store must end up with it, even if this host dies before the first send.
           tally.made(request.sweepId(), result.id());
-          if (alive) {
+          if (alive && !holding) {
             deliver(delivery, result);
+            // As the agent does: a status after each result, so the coordinator sees the same traffic.
+            status(delivery, request, RunStatus.State.RUNNING, i + 1, cases.size());
           }
         }
         measured.complete();

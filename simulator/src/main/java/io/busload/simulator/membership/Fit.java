@@ -42,6 +42,7 @@ public record Fit(String metric, String unit, double a, double b, double r2, int
         of("heartbeat traffic per member", "B/s", sizes, SizeFigures::bytesPerSecondPerMember),
         of("CPU (cluster)", "cores", sizes, SizeFigures::cpuCores),
         of("CPU per member", "cores", sizes, SizeFigures::cpuCoresPerMember),
+        of("data member CPU", "cores", sizes, SizeFigures::seedCpuCores),
         of("RSS per member", "B", sizes, s -> s.rssBytesMedian()),
         of("heap per member", "B", sizes, s -> s.heapBytesMedian()),
         of("join", "s", sizes, SizeFigures::joinSeconds),

@@ -22,14 +22,15 @@ public record MembershipReport(String command, String startedAt, List<SizeFigure
     out.println("Command: `" + command + "`, started " + startedAt + ".");
     out.println();
     out.println("| N | connections | per member | idle traffic B/s | per member B/s | CPU cores | per member "
-        + "| RSS MiB (median) | heap MiB (median) | join s | join seen by all s | departure seen s (median / max) "
+        + "| RSS MiB (median) | heap MiB (median) | data member cores | data member RSS MiB | join s | join seen by all s | departure seen s (median / max) "
         + "| window s | load avg |");
-    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (SizeFigures s : sizes) {
-      out.printf("| %d | %d | %.1f | %.0f | %.0f | %.3f | %.4f | %.0f | %.1f | %.2f | %.2f | %.2f / %.2f | %.0f | %.2f |%n",
+      out.printf("| %d | %d | %.1f | %.0f | %.0f | %.3f | %.4f | %.0f | %.1f | %.3f | %.0f | %.2f | %.2f | %.2f / %.2f "
+          + "| %.0f | %.2f |%n",
           s.members(), s.connections(), s.connectionsPerMember(), s.bytesPerSecond(), s.bytesPerSecondPerMember(),
           s.cpuCores(), s.cpuCoresPerMember(), s.rssBytesMedian() / 1048576.0, s.heapBytesMedian() / 1048576.0,
-          s.joinSeconds(), s.joinSeenByAllSeconds(), s.departureSeenMedianSeconds(), s.departureSeenMaxSeconds(),
+          s.seedCpuCores(), s.seedRssBytes() / 1048576.0, s.joinSeconds(), s.joinSeenByAllSeconds(), s.departureSeenMedianSeconds(), s.departureSeenMaxSeconds(),
           s.windowSeconds(), s.loadAverage());
     }
     out.println();

@@ -110,10 +110,13 @@ public final class MembershipRun implements AutoCloseable {
     List<Long> pids = members.stream().map(m -> m.process.pid()).toList();
     Sockets before = Sockets.among(ports);
     ProcStats cpuBefore = ProcStats.sum(pids);
+    long seedPid = members.getFirst().process.pid();
+    double seedBefore = ProcStats.of(seedPid).map(ProcStats::cpuSeconds).orElse(Double.NaN);
     long start = System.nanoTime();
     Thread.sleep(options.window().toMillis());
     Sockets after = Sockets.among(ports);
     ProcStats cpuAfter = ProcStats.sum(pids);
+    ProcStats seedAfter = ProcStats.of(seedPid).orElse(new ProcStats(Double.NaN, 0));
     double seconds = (System.nanoTime() - start) / 1e9;
     List<Long> rss = new ArrayList<>();
     List<Long> heap = new ArrayList<>();
@@ -156,7 +159,8 @@ public final class MembershipRun implements AutoCloseable {
     members.remove(probe);
     return new SizeFigures(size, after.connections(), after.receivedSince(before) / seconds,
         (cpuAfter.cpuSeconds() - cpuBefore.cpuSeconds()) / seconds, median(rss), median(heap), join, seenByAll,
-        departureMedian, departureMax, seconds, load);
+        departureMedian, departureMax, (seedAfter.cpuSeconds() - seedBefore) / seconds, seedAfter.rssBytes(), seconds,
+        load);
   }
 
   private Set<Integer> ports() {

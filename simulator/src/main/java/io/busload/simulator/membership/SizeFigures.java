@@ -12,11 +12,14 @@ package io.busload.simulator.membership;
  * @param joinSeenByAllSeconds from the joiner's start to the last member seeing it
  * @param departureSeenMedianSeconds from {@code kill -9} of that member to the median member seeing it gone
  * @param departureSeenMaxSeconds the same to the last member seeing it gone; NaN when some never did in time
+ * @param seedCpuCores CPU of the data member alone (the coordinator's role: master, partitions, Vert.x's maps)
+ * @param seedRssBytes resident memory of the data member
  * @param loadAverage the machine's one-minute load average when the window ended (the CPU is shared)
  */
 public record SizeFigures(int members, int connections, double bytesPerSecond, double cpuCores,
     long rssBytesMedian, long heapBytesMedian, double joinSeconds, double joinSeenByAllSeconds,
-    double departureSeenMedianSeconds, double departureSeenMaxSeconds, double windowSeconds, double loadAverage) {
+    double departureSeenMedianSeconds, double departureSeenMaxSeconds, double seedCpuCores, long seedRssBytes,
+    double windowSeconds, double loadAverage) {
 
   public double connectionsPerMember() {
     return 2.0 * connections / members;

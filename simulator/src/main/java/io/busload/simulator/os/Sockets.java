@@ -25,6 +25,11 @@ public record Sockets(int connections, Map<String, Long> receivedBytes) {
     Process ss = new ProcessBuilder("ss", "-tinHO", "state", "established").redirectErrorStream(true).start();
     String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     ss.waitFor();
+    return parse(out, ports);
+  }
+
+  /** Reads {@code ss -tinHO state established} output, one socket a line. */
+  static Sockets parse(String out, Set<Integer> ports) {
     int connections = 0;
     Map<String, Long> received = new HashMap<>();
     for (String line : out.split("\n")) {

@@ -57,7 +57,8 @@ public final class MembershipRun implements AutoCloseable {
     }
     for (int size : options.sizes()) {
       if (!grow(size)) {
-        log.printf("stopped growing at %d members: %s%n", members.size(), why);
+        log.printf("stopped growing at %d live members: %s%n",
+            members.stream().filter(m -> m.process.isAlive()).count(), why);
         break;
       }
       figures.add(measure(size));

@@ -5,7 +5,6 @@ import io.busload.protocol.JsonCodec;
 import io.busload.simulator.os.ProcStats;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,11 +53,7 @@ final class CoordinatorProcess implements AutoCloseable {
     Path tokenFile = dir.resolve("api-token");
     Files.deleteIfExists(tokenFile);
     Path gcLog = dir.resolve("coordinator-gc.log");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--add-") || a.startsWith("--sun-misc") || a.startsWith("--enable-native"))
-        .forEach(command::add);
+    List<String> command = io.busload.simulator.os.ChildJvm.java();
     // The coordinator's own logging, as it runs in production (the simulator's class path holds several).
     String classPath = System.getProperty("java.class.path");
     java.util.Arrays.stream(classPath.split(java.io.File.pathSeparator))

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.simulator.os.ChildJvm;
 import io.busload.simulator.os.ProcStats;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -134,8 +135,8 @@ public final class FleetRun implements AutoCloseable {
     gcs.forEach(g -> slope.addData(g.uptimeSeconds() / 60, g.bytes()));
     return new FleetFigures.Steady(seconds, (jvm1.cpuSeconds() - jvm0.cpuSeconds()) / seconds,
         (pg1.cpuSeconds() - pg0.cpuSeconds()) / seconds, jvm1.rssBytes(), gcs.size(),
-        median(gcs.stream().filter(g -> g.uptimeSeconds() <= up0 + fifth).map(g -> g.bytes()).toList()),
-        median(gcs.stream().filter(g -> g.uptimeSeconds() >= up1 - fifth).map(g -> g.bytes()).toList()),
+        ChildJvm.median(gcs.stream().filter(g -> g.uptimeSeconds() <= up0 + fifth).map(g -> g.bytes()).toList()),
+        ChildJvm.median(gcs.stream().filter(g -> g.uptimeSeconds() >= up1 - fifth).map(g -> g.bytes()).toList()),
         gcs.size() >= 2 ? slope.getSlope() : Double.NaN, (tally.heartbeats.get() - beats0) / seconds, load0,
         ProcStats.loadAverage());
   }
@@ -280,19 +281,7 @@ public final class FleetRun implements AutoCloseable {
   }
 
   private boolean await(String what, Duration limit, BooleanSupplier done) throws InterruptedException {
-    long end = System.nanoTime() + limit.toNanos();
-    while (System.nanoTime() < end) {
-      if (done.getAsBoolean()) {
-        return true;
-      }
-      Thread.sleep(1_000);
-    }
-    log.printf("gave up waiting for %s after %d s%n", what, limit.toSeconds());
-    return false;
-  }
-
-  private static long median(List<Long> values) {
-    return values.isEmpty() ? 0 : values.stream().sorted().toList().get(values.size() / 2);
+    return ChildJvm.await(log, what, limit, Duration.ofSeconds(1), done);
   }
 
   @Override

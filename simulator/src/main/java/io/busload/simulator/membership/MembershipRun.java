@@ -1,11 +1,11 @@
 package io.busload.simulator.membership;
 
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.simulator.os.ChildJvm;
 import io.busload.simulator.os.ProcStats;
 import io.busload.simulator.os.Sockets;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,9 +159,9 @@ public final class MembershipRun implements AutoCloseable {
     }
     members.remove(probe);
     return new SizeFigures(size, after.connections(), after.receivedSince(before) / seconds,
-        (cpuAfter.cpuSeconds() - cpuBefore.cpuSeconds()) / seconds, median(rss), median(heap), join, seenByAll,
-        departureMedian, departureMax, (seedAfter.cpuSeconds() - seedBefore) / seconds, seedAfter.rssBytes(), seconds,
-        load);
+        (cpuAfter.cpuSeconds() - cpuBefore.cpuSeconds()) / seconds, ChildJvm.median(rss), ChildJvm.median(heap), join,
+        seenByAll, departureMedian, departureMax, (seedAfter.cpuSeconds() - seedBefore) / seconds,
+        seedAfter.rssBytes(), seconds, load);
   }
 
   private Set<Integer> ports() {
@@ -180,12 +180,7 @@ public final class MembershipRun implements AutoCloseable {
     int port = options.basePort() + index;
     Path status = options.workDir().resolve("member-" + index + ".status");
     Files.deleteIfExists(status);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // The fleet's JVM flags for Hazelcast on JDK 25, as this JVM got them from the launcher.
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--add-") || a.startsWith("--sun-misc") || a.startsWith("--enable-native"))
-        .forEach(command::add);
+    List<String> command = ChildJvm.java();
     // One processor as the JVM sees it: Hazelcast and Netty size their thread pools by it, and a member that
     // serves one agent needs no more; this keeps a hundred members on two cores.
     command.addAll(List.of("-XX:ActiveProcessorCount=1", "-Xms16m", "-Xmx" + options.heap(), "-Xss512k",
@@ -217,23 +212,7 @@ public final class MembershipRun implements AutoCloseable {
   }
 
   private boolean await(String what, Duration limit, BooleanSupplier done) throws InterruptedException {
-    long end = System.nanoTime() + limit.toNanos();
-    while (System.nanoTime() < end) {
-      if (done.getAsBoolean()) {
-        return true;
-      }
-      Thread.sleep(250);
-    }
-    log.printf("gave up waiting for %s after %d s%n", what, limit.toSeconds());
-    return false;
-  }
-
-  private static long median(List<Long> values) {
-    if (values.isEmpty()) {
-      return 0;
-    }
-    List<Long> sorted = values.stream().sorted().toList();
-    return sorted.get(sorted.size() / 2);
+    return ChildJvm.await(log, what, limit, Duration.ofMillis(250), done);
   }
 
   private static long availableMemory() {

@@ -3,16 +3,20 @@
 // agent/src/main/java/io/busload/agent/crosscheck/PlanFile.java), and for every case that runs:
 // allocates its buffers, fills the inputs on the device (seeded random values of the type, iota, or a random
 // permutation for index buffers: valid, not identical to Java's), poisons the outputs with 0xFF bytes, runs
-// the steps once, warms up, then times samples of a batch of launches of all steps between one event pair
-// (batch calibrated so a sample lasts >= 5 ms, like the agent), at least 31 samples, and prints the median.
+// the steps once, warms up, then times samples of a batch of launches of all steps between one event pair, and
+// prints the median. Warm-up, batch calibration, sample target and stopping rule are the agent's own, read from
+// the plan's method line (io.busload.agent.measure.Sampling; issue 12), so "within 1% of native" compares one
+// method on both sides: warm-up launches_for(WARMUP_SAMPLES x target, probe, MIN_WARMUP_LAUNCHES), three rounds
+// of calibration, then samples until StoppingRule.stopReason says stop.
 // Everything runs on the legacy default stream, as the agent's launches do; Sgemm goes through cuBLAS with
 // the agent's row-major mapping and CUBLAS_DEFAULT_MATH.
 //
-// Output (stdout): CSV  kernel,params,median_s,launches_per_sample,samples
+// Output (stdout): CSV  kernel,params,median_s,launches_per_sample,samples,warmup_launches,stop
 // With --once: each case's steps run exactly once (for a profiler such as ncu); prints one line per case.
 //
 // Build: nvcc -O2 -arch=native -o crosscheck crosscheck.cu -lcuda -lcublas
 // Run:   ./crosscheck busload.fatbin plan.txt [--once]
+//        ./crosscheck --interconnect busload.fatbin DEVICE BYTES...   (issue 14's links; see interconnect_main)
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -83,6 +87,13 @@ struct StepSpec {
   long long n[6] = {0, 0, 0, 0, 0, 0};  // copy: dst src bytes; memset32: buffer value count; sgemm: m n k a b c
 };
 
+// How the agent samples (the plan's method line; Measurement, StoppingRule).
+struct Method {
+  bool present = false;
+  int warmup_samples = 0, min_warmup_launches = 0, max_launches = 0, min_samples = 0, window = 0, max_samples = 0;
+  double sample_target_s = 0, max_spread = 0, time_cap_s = 0;
+};
+
 struct CaseSpec {
   std::string kernel, params;
   std::vector<BufferSpec> buffers;
@@ -94,7 +105,7 @@ static void bad_plan(int line, const std::string& text, const char* why) {
   std::exit(2);
 }
 
-static std::vector<CaseSpec> read_plan(const char* path) {
+static std::vector<CaseSpec> read_plan(const char* path, Method& method) {
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "crosscheck: cannot read plan %s\n", path);
@@ -115,7 +126,17 @@ static std::vector<CaseSpec> read_plan(const char* path) {
     if (line == 1) {
       int version = 0;
       t >> version;
-      if (record != "busload-plan" || version != 1) bad_plan(line, text, "not a busload-plan 1 file");
+      if (record != "busload-plan" || version != 2) bad_plan(line, text, "not a busload-plan 2 file");
+      continue;
+    }
+    if (record == "method") {
+      Method& m = method;
+      t >> m.warmup_samples >> m.min_warmup_launches >> m.sample_target_s >> m.max_launches >> m.min_samples >>
+          m.window >> m.max_spread >> m.time_cap_s >> m.max_samples;
+      if (t.fail()) bad_plan(line, text, "method needs 9 numbers");
+      if (m.min_samples < 1 || m.window < 2 || m.window > std::max(m.min_samples, 2) || m.max_samples < m.min_samples)
+        bad_plan(line, text, "stopping rule needs 1 <= window <= min samples <= max samples");
+      m.present = true;
       continue;
     }
     if (record == "skip") continue;  // the agent reports these as skipped; nothing to time
@@ -350,21 +371,354 @@ struct Runner {
   }
 };
 
-static const double SAMPLE_TARGET_S = 5e-3;  // CudaDevice.sampleTargetSeconds
-static const int MAX_LAUNCHES = 1 << 20;     // Measurement.MAX_LAUNCHES_PER_SAMPLE
-static const int MIN_SAMPLES = 31;
-// More samples of short kernels while this lasts; BUSLOAD_NATIVE_MIN_SAMPLING_S sets it (to sample as long as the
-// agent's stopping rule did, when comparing a kernel whose speed depends on how long the GPU has been busy).
-static double MIN_SAMPLING_S = 0.2;
-
-static int launches_for(double target, double per_launch, int minimum) {
+static int launches_for(const Method& m, double target, double per_launch, int minimum) {
   if (!(per_launch > 0)) return std::max(minimum, 1);
   double n = std::ceil(target / per_launch);
-  return (int)std::max((double)minimum, std::min((double)MAX_LAUNCHES, n));
+  return (int)std::max((double)minimum, std::min((double)m.max_launches, n));
+}
+
+static double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// (max - min) / median of samples[from, end), as StoppingRule.spread.
+static double spread_of(const std::vector<double>& samples, size_t from) {
+  std::vector<double> last(samples.begin() + from, samples.end());
+  auto [lo, hi] = std::minmax_element(last.begin(), last.end());
+  return (*hi - *lo) / median_of(last);
+}
+
+// StoppingRule.stopReason: "" to go on, else why sampling stops (in the same words).
+static std::string stop_reason(const Method& m, const std::vector<double>& samples, double elapsed_s) {
+  if (samples.size() >= (size_t)m.max_samples) return "sample cap";
+  if (samples.size() >= (size_t)m.min_samples && spread_of(samples, samples.size() - m.window) < m.max_spread)
+    return "spread";
+  if (elapsed_s >= m.time_cap_s && samples.size() >= (size_t)std::min(m.min_samples, 3)) return "time cap";
+  return "";
+}
+
+// ---- interconnect (issue 14) -------------------------------------------------------------------------------
+// crosscheck --interconnect busload.fatbin plan.txt DEVICE BYTES...: the host links and the peer pairs of the agent's
+// interconnect suite (io.busload.kernels.families.Interconnect), timed natively with the same recipe as the plan
+// path: the method line of plan.txt (written by ./busload run --plan-out on this GPU) sets warm-up, sample target
+// and stopping rule; its cases are not used (these buffers live in host and peer memory). Names and
+// params are the agent's, so Comparison joins the two CSVs. Copy engines: cuMemcpy*Async, both directions on two
+// non-blocking streams forked from and joined to the legacy stream; SM: the fatbin's busload_interconnect_copy*_v4
+// on mapped pinned memory or peer memory. Every copy is checked with memcmp after it lands. Pinned memory that
+// cannot be allocated is reported on stderr and its cases skipped; pageable cases still run. Pairs: every other
+// GPU, at 256 MiB, where cuDeviceCanAccessPeer says yes; "no peer access" on stderr otherwise.
+
+struct LinkBuffer {
+  std::string memory;   // device, peer, pinned, mapped, pageable
+  void* host = nullptr;  // host memory (pinned, mapped, pageable)
+  CUdeviceptr dev = 0;   // device or peer memory, or the mapped address
+  CUcontext owner = nullptr;
+};
+
+static bool link_alloc(LinkBuffer& b, const std::string& memory, size_t bytes, CUcontext here, CUcontext peer) {
+  b.memory = memory;
+  if (memory == "device" || memory == "peer") {
+    b.owner = memory == "peer" ? peer : here;
+    CU(cuCtxSetCurrent(b.owner));
+    CU(cuMemAlloc(&b.dev, bytes));
+    CU(cuCtxSetCurrent(here));
+  } else if (memory == "pageable") {
+    b.host = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+    if (b.host == nullptr) return false;
+  } else {
+    CUresult r = cuMemHostAlloc(&b.host, bytes, memory == "mapped" ? CU_MEMHOSTALLOC_DEVICEMAP : 0);
+    if (r != CUDA_SUCCESS) {
+      const char* name = nullptr;
+      cuGetErrorName(r, &name);
+      std::fprintf(stderr, "crosscheck: %s: host memory cannot be pinned: cuMemHostAlloc(%zu) failed with %s\n",
+                   g_case.c_str(), bytes, name ? name : "?");
+      b.host = nullptr;
+      return false;
+    }
+    if (memory == "mapped") CU(cuMemHostGetDevicePointer(&b.dev, b.host, 0));
+  }
+  return true;
+}
+
+static void link_free(LinkBuffer& b, CUcontext here) {
+  if (b.memory == "device" || b.memory == "peer") {
+    CU(cuCtxSetCurrent(b.owner));
+    CU(cuMemFree(b.dev));
+    CU(cuCtxSetCurrent(here));
+  } else if (b.memory == "pageable") {
+    std::free(b.host);
+  } else if (b.host != nullptr) {
+    CU(cuMemFreeHost(b.host));
+  }
+}
+
+// Host copies of a buffer's bytes in and out (the peer's through its context), for filling and checking.
+static void link_put(LinkBuffer& b, const std::vector<unsigned char>& bytes, CUcontext here) {
+  if (b.host != nullptr) {
+    std::memcpy(b.host, bytes.data(), bytes.size());
+    return;
+  }
+  CU(cuCtxSetCurrent(b.owner));
+  CU(cuMemcpyHtoD(b.dev, bytes.data(), bytes.size()));
+  CU(cuCtxSetCurrent(here));
+}
+
+static std::vector<unsigned char> link_get(LinkBuffer& b, size_t size, CUcontext here) {
+  std::vector<unsigned char> bytes(size);
+  if (b.host != nullptr) {
+    std::memcpy(bytes.data(), b.host, size);
+    return bytes;
+  }
+  CU(cuCtxSetCurrent(b.owner));
+  CU(cuMemcpyDtoH(bytes.data(), b.dev, size));
+  CU(cuCtxSetCurrent(here));
+  return bytes;
+}
+
+struct LinkCase {
+  std::string kernel, dir, memory;  // dir: h2d, d2h, bidir, write
+  bool sm = false;
+};
+
+static int interconnect_main(int argc, char** argv) {
+  if (argc < 6) {
+    std::fprintf(stderr, "usage: %s --interconnect busload.fatbin plan.txt DEVICE BYTES...\n", argv[0]);
+    return 2;
+  }
+  Method m;
+  read_plan(argv[3], m);
+  if (!m.present) {
+    std::fprintf(stderr, "crosscheck: %s has no method line; write it with ./busload run --plan-out\n", argv[3]);
+    return 2;
+  }
+  std::ifstream file(argv[2], std::ios::binary);
+  std::vector<char> image((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (image.empty()) {
+    std::fprintf(stderr, "crosscheck: cannot read fatbin %s\n", argv[2]);
+    return 2;
+  }
+  CU(cuInit(0));
+  int count = 0;
+  CU(cuDeviceGetCount(&count));
+  int ordinal = std::atoi(argv[4]);
+  if (ordinal < 0 || ordinal >= count) {
+    std::fprintf(stderr, "crosscheck: device: cuda:%d does not exist; this host has cuda:0..cuda:%d\n", ordinal,
+                 count - 1);
+    return 2;
+  }
+  std::vector<size_t> sizes;
+  for (int i = 5; i < argc; i++) sizes.push_back(std::strtoull(argv[i], nullptr, 10));
+  CUdevice dev;
+  CU(cuDeviceGet(&dev, ordinal));
+  CUcontext here;
+  CU(cuDevicePrimaryCtxRetain(&here, dev));
+  CU(cuCtxSetCurrent(here));
+  CUmodule module;
+  CU(cuModuleLoadData(&module, image.data()));
+  CUfunction one, two, block;
+  CU(cuModuleGetFunction(&block, module, "busload_block_until_released"));
+  void* flag_memory = nullptr;
+  CU(cuMemHostAlloc(&flag_memory, 2 * sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP));
+  volatile int* flags = static_cast<volatile int*>(flag_memory);
+  CUdeviceptr flags_on_device = 0;
+  CU(cuMemHostGetDevicePointer(&flags_on_device, flag_memory, 0));
+  CU(cuModuleGetFunction(&one, module, "busload_interconnect_copy_v4"));
+  CU(cuModuleGetFunction(&two, module, "busload_interconnect_copy2_v4"));
+  CUevent start, stop, fork, join[2];
+  CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&fork, CU_EVENT_DISABLE_TIMING));
+  CUstream streams[2];
+  for (int i = 0; i < 2; i++) {
+    CU(cuEventCreate(&join[i], CU_EVENT_DISABLE_TIMING));
+    CU(cuStreamCreate(&streams[i], CU_STREAM_NON_BLOCKING));
+  }
+  const std::vector<LinkCase> host_cases = {
+      {"h2d-ce-pinned", "h2d", "pinned"},     {"d2h-ce-pinned", "d2h", "pinned"},
+      {"bidir-ce-pinned", "bidir", "pinned"}, {"h2d-ce-pageable", "h2d", "pageable"},
+      {"d2h-ce-pageable", "d2h", "pageable"}, {"bidir-ce-pageable", "bidir", "pageable"},
+      {"h2d-sm-mapped", "h2d", "mapped", true}, {"d2h-sm-mapped", "d2h", "mapped", true},
+      {"bidir-sm-mapped", "bidir", "mapped", true}};
+  const std::vector<LinkCase> peer_cases = {{"p2p-ce-write", "write", "peer"}, {"p2p-ce-bidir", "bidir", "peer"},
+                                            {"p2p-sm-write", "write", "peer", true},
+                                            {"p2p-sm-bidir", "bidir", "peer", true}};
+  struct Run {
+    LinkCase c;
+    size_t bytes;
+    int peer;
+  };
+  std::vector<Run> runs;
+  for (const LinkCase& c : host_cases)
+    for (size_t bytes : sizes) runs.push_back({c, bytes, -1});
+  for (int p = 0; p < count; p++) {
+    if (p == ordinal) continue;
+    int there = 0, back = 0;
+    CUdevice other;
+    CU(cuDeviceGet(&other, p));
+    CU(cuDeviceCanAccessPeer(&there, dev, other));
+    CU(cuDeviceCanAccessPeer(&back, other, dev));
+    if (!there || !back) {
+      std::fprintf(stderr, "crosscheck: cuda:%d -> cuda:%d: no peer access\n", ordinal, p);
+      continue;
+    }
+    for (const LinkCase& c : peer_cases) runs.push_back({c, (size_t)256 << 20, p});
+  }
+  if (count < 2) std::fprintf(stderr, "crosscheck: no GPU pair on this host: cuda:%d is its only GPU\n", ordinal);
+
+  std::printf("kernel,params,median_s,launches_per_sample,samples\n");
+  std::mt19937_64 random(0x5EEDB05ull);
+  for (const Run& run : runs) {
+    const LinkCase& c = run.c;
+    size_t bytes = run.bytes;
+    std::string params = "bytes=" + std::to_string(bytes) + (run.peer >= 0 ? ";peer=" + std::to_string(run.peer) : "") +
+                         ";size=" + std::to_string(bytes);
+    g_case = c.kernel + " " + params;
+    CUcontext peer = nullptr;
+    CUdevice peer_dev = 0;
+    if (run.peer >= 0) {
+      CU(cuDeviceGet(&peer_dev, run.peer));
+      CU(cuDevicePrimaryCtxRetain(&peer, peer_dev));
+      CUresult r = cuCtxEnablePeerAccess(peer, 0);
+      if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) CU(r);
+      CU(cuCtxSetCurrent(peer));
+      r = cuCtxEnablePeerAccess(here, 0);
+      if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) CU(r);
+      CU(cuCtxSetCurrent(here));
+    }
+    // src0 -> dst0, and for both directions src1 -> dst1, as Interconnect.Case lays them out.
+    bool both = c.dir == "bidir";
+    std::string far = c.memory, local = "device";
+    bool far_first = c.dir == "h2d" || (both && c.memory != "peer");
+    std::string a = far_first ? far : local, b = far_first ? local : far;
+    std::vector<std::string> memories = {a, b};
+    if (both) {
+      memories.push_back(b);
+      memories.push_back(a);
+    }
+    std::vector<LinkBuffer> bufs(memories.size());
+    bool ok = true;
+    for (size_t i = 0; i < memories.size() && ok; i++) ok = link_alloc(bufs[i], memories[i], bytes, here, peer);
+    if (ok) {
+      for (size_t i = 0; i < bufs.size(); i++) {
+        std::vector<unsigned char> fill(bytes);
+        if (i % 2 == 0) {
+          for (size_t k = 0; k < bytes; k += 8) {
+            uint64_t v = random();
+            std::memcpy(&fill[k], &v, std::min<size_t>(8, bytes - k));
+          }
+        } else {
+          std::fill(fill.begin(), fill.end(), 0xFF);  // poison
+        }
+        link_put(bufs[i], fill, here);
+      }
+      auto copy = [&](LinkBuffer& dst, LinkBuffer& src, CUstream s) {
+        if (src.memory == "pinned" || src.memory == "pageable") {
+          CU(cuMemcpyHtoDAsync(dst.dev, src.host, bytes, s));
+        } else if (dst.memory == "pinned" || dst.memory == "pageable") {
+          CU(cuMemcpyDtoHAsync(dst.host, src.dev, bytes, s));
+        } else {
+          CU(cuMemcpyPeerAsync(dst.dev, dst.owner, src.dev, src.owner, bytes, s));
+        }
+      };
+      unsigned long long words = bytes / 16;
+      unsigned blocks = (unsigned)std::min<unsigned long long>(1024, (words + 1023) / 1024);
+      auto launch_all = [&](int launches) {
+        for (int l = 0; l < launches; l++) {
+          if (c.sm && both) {
+            void* args[] = {&bufs[1].dev, &bufs[0].dev, &bufs[3].dev, &bufs[2].dev, &words};
+            CU(cuLaunchKernel(two, 2 * blocks, 1, 1, 256, 1, 1, 0, 0, args, nullptr));
+          } else if (c.sm) {
+            void* args[] = {&bufs[1].dev, &bufs[0].dev, &words};
+            CU(cuLaunchKernel(one, blocks, 1, 1, 256, 1, 1, 0, 0, args, nullptr));
+          } else if (both) {
+            CU(cuEventRecord(fork, 0));
+            for (int k = 0; k < 2; k++) {
+              CU(cuStreamWaitEvent(streams[k], fork, 0));
+              copy(bufs[2 * k + 1], bufs[2 * k], streams[k]);
+              CU(cuEventRecord(join[k], streams[k]));
+            }
+            for (int k = 0; k < 2; k++) CU(cuStreamWaitEvent(0, join[k], 0));
+          } else {
+            copy(bufs[1], bufs[0], 0);
+          }
+        }
+      };
+      // Held behind the blocking kernel as the agent holds it (CudaWorkload): not with pageable memory, whose
+      // device-to-host copies return only when done, and not past MAX_HELD_LAUNCHES.
+      bool holdable = c.memory != "pageable" && std::getenv("BUSLOAD_NATIVE_NO_HOLD") == nullptr;
+      auto time = [&](int launches) {
+        bool held = holdable && launches <= MAX_HELD_LAUNCHES;
+        if (held) {
+          flags[0] = 0;
+          flags[1] = 0;
+          CUdeviceptr release = flags_on_device, timed_out = flags_on_device + sizeof(int);
+          unsigned long long timeout = BLOCK_TIMEOUT_NS;
+          void* args[] = {&release, &timed_out, &timeout};
+          CU(cuLaunchKernel(block, 1, 1, 1, 1, 1, 1, 0, 0, args, nullptr));
+        }
+        CU(cuEventRecord(start, 0));
+        launch_all(launches);
+        CU(cuEventRecord(stop, 0));
+        if (held) flags[0] = 1;
+        CU(cuEventSynchronize(stop));
+        if (held && flags[1] != 0)
+          std::fprintf(stderr, "crosscheck: %s: the hold timed out; this sample includes the host's enqueue time\n",
+                       g_case.c_str());
+        float ms = 0;
+        CU(cuEventElapsedTime(&ms, start, stop));
+        return ms / 1e3;
+      };
+      time(1);  // the launch that is checked
+      CU(cuCtxSynchronize());
+      for (size_t i = 1; i < bufs.size(); i += 2) {
+        std::vector<unsigned char> src = link_get(bufs[i - 1], bytes, here), dst = link_get(bufs[i], bytes, here);
+        if (src != dst) {
+          std::fprintf(stderr, "crosscheck: %s: copy %zu did not land (first byte differs at %zu)\n", g_case.c_str(),
+                       i / 2, (size_t)(std::mismatch(src.begin(), src.end(), dst.begin()).first - src.begin()));
+          ok = false;
+        }
+      }
+      if (ok) {
+        double probe = time(1);
+        const double target = m.sample_target_s;
+        int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
+        double warm = time(warmup);
+        int launches = launches_for(m, target, warm / warmup, 1);
+        for (int round = 0; round < 3; round++) {
+          double t = time(launches);
+          if (t >= target) break;
+          launches = launches_for(m, target, t / launches, launches);
+        }
+        std::vector<double> samples;
+        auto began = std::chrono::steady_clock::now();
+        for (;;) {
+          samples.push_back(time(launches) / launches);
+          double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+          if (!stop_reason(m, samples, elapsed).empty()) break;
+        }
+        std::sort(samples.begin(), samples.end());
+        size_t n = samples.size();
+        double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+        std::printf("%s,%s,%.9g,%d,%zu\n", c.kernel.c_str(), params.c_str(), median, launches, n);
+        std::fflush(stdout);
+      }
+    }
+    CU(cuCtxSynchronize());
+    for (LinkBuffer& buf : bufs)
+      if (!buf.memory.empty()) link_free(buf, here);
+    if (peer != nullptr) CU(cuDevicePrimaryCtxRelease(peer_dev));
+  }
+  g_case = "(teardown)";
+  CU(cuMemFreeHost(flag_memory));
+  CU(cuModuleUnload(module));
+  CU(cuDevicePrimaryCtxRelease(dev));
+  return 0;
 }
 
 int main(int argc, char** argv) {
-  if (const char* v = std::getenv("BUSLOAD_NATIVE_MIN_SAMPLING_S")) MIN_SAMPLING_S = std::atof(v);
+  if (argc > 1 && std::strcmp(argv[1], "--interconnect") == 0) return interconnect_main(argc, argv);
   if (argc < 3 || (argc > 3 && std::strcmp(argv[3], "--once") != 0)) {
     std::fprintf(stderr, "usage: %s busload.fatbin plan.txt [--once]\n", argv[0]);
     return 2;
@@ -376,7 +730,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "crosscheck: cannot read fatbin %s\n", argv[1]);
     return 2;
   }
-  std::vector<CaseSpec> cases = read_plan(argv[2]);
+  Method method;
+  std::vector<CaseSpec> cases = read_plan(argv[2], method);
+  if (!once && !method.present) {
+    std::fprintf(stderr, "crosscheck: %s has no method line; write it with ./busload run --plan-out\n", argv[2]);
+    return 2;
+  }
 
   CU(cuInit(0));
   CUdevice dev;
@@ -390,7 +749,7 @@ int main(int argc, char** argv) {
   CU(cuEventCreate(&runner.stop, CU_EVENT_DEFAULT));
   runner.hold = !once && std::getenv("BUSLOAD_NATIVE_NO_HOLD") == nullptr;
 
-  if (!once) std::printf("kernel,params,median_s,launches_per_sample,samples\n");
+  if (!once) std::printf("kernel,params,median_s,launches_per_sample,samples,warmup_launches,stop\n");
   unsigned long long seed = 0x5EEDB05ull;
   for (const CaseSpec& c : cases) {
     g_case = c.kernel + " " + c.params;
@@ -436,26 +795,30 @@ int main(int argc, char** argv) {
     if (once) {
       std::printf("once,%s,%s,%.9g\n", c.kernel.c_str(), c.params.c_str(), first);
     } else {
+      // Measurement's recipe, step for step: probe, warm-up, up to three calibration rounds, samples by the rule.
+      const Method& m = method;
+      double target = m.sample_target_s;
       double probe = runner.time_batch(steps, ptrs, 1);
-      int warmup = launches_for(20 * SAMPLE_TARGET_S, probe, 20);
+      int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
       double warm = runner.time_batch(steps, ptrs, warmup);
-      int launches = launches_for(SAMPLE_TARGET_S, warm / warmup, 1);
+      int launches = launches_for(m, target, warm / warmup, 1);
+      long calibration = 0;
       for (int round = 0; round < 3; round++) {
         double t = runner.time_batch(steps, ptrs, launches);
-        if (t >= SAMPLE_TARGET_S) break;
-        launches = launches_for(SAMPLE_TARGET_S, t / launches, launches);
+        calibration += launches;
+        if (t >= target) break;
+        launches = launches_for(m, target, t / launches, launches);
       }
       std::vector<double> samples;
+      std::string why;
       auto began = std::chrono::steady_clock::now();
-      for (;;) {
+      do {
         samples.push_back(runner.time_batch(steps, ptrs, launches) / launches);
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-        if (samples.size() >= (size_t)MIN_SAMPLES && elapsed >= MIN_SAMPLING_S) break;
-      }
-      std::sort(samples.begin(), samples.end());
-      size_t n = samples.size();
-      double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-      std::printf("%s,%s,%.9g,%d,%zu\n", c.kernel.c_str(), c.params.c_str(), median, launches, n);
+        why = stop_reason(m, samples, elapsed);
+      } while (why.empty());
+      std::printf("%s,%s,%.9g,%d,%zu,%ld,%s\n", c.kernel.c_str(), c.params.c_str(), median_of(samples), launches,
+                  samples.size(), 2 + warmup + calibration, why.c_str());
     }
     std::fflush(stdout);
     CU(cuCtxSynchronize());

@@ -20,7 +20,9 @@ modules=$("$JDK/bin/jdeps" --ignore-missing-deps --multi-release 25 --print-modu
 modules="${modules:+$modules,}jdk.unsupported,jdk.crypto.ec,jdk.zipfs"
 echo "runtime modules: $modules"
 rm -rf "$CARRY/jre" "$CARRY/jre.tar.xz"
-"$JDK/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=zip-9 \
+"$JDK/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=zip-0 \
   --output "$CARRY/jre"
-tar -C "$CARRY" -cJf "$CARRY/jre.tar.xz" jre && rm -rf "$CARRY/jre"
+# zip-0 then xz: xz compresses the uncompressed modules image far better than jlink zip-9 does (the agent's runtime: 35.9 MB with zip-9, 21.8 MB this way),
+# and the device tool carries 64 MiB at most.
+tar -C "$CARRY" -cf - jre | xz -9 -T2 > "$CARRY/jre.tar.xz" && rm -rf "$CARRY/jre"
 du -sh "$CARRY/jre.tar.xz" "$CARRY/agent"

@@ -1,7 +1,7 @@
 // Browser half of io.busload.dashboard.echarts.ECharts: a custom element owning one ECharts instance.
 // Only the chart types and components the dashboard uses are registered, to keep the bundle small.
 import * as echarts from 'echarts/core';
-import { BarChart, BoxplotChart, LineChart, ScatterChart } from 'echarts/charts';
+import { BarChart, BoxplotChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   DataZoomComponent,
   GridComponent,
@@ -12,12 +12,14 @@ import {
   TitleComponent,
   ToolboxComponent,
   TooltipComponent,
+  VisualMapComponent,
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, BarChart, BoxplotChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent,
-  MarkPointComponent, MarkAreaComponent, TitleComponent, TooltipComponent, DataZoomComponent, ToolboxComponent,
-  CanvasRenderer, SVGRenderer]);
+// Heatmap and visual map: issue 14's GPU x GPU link matrices.
+echarts.use([LineChart, BarChart, BoxplotChart, ScatterChart, HeatmapChart, GridComponent, LegendComponent,
+  MarkLineComponent, MarkPointComponent, MarkAreaComponent, TitleComponent, TooltipComponent, DataZoomComponent,
+  ToolboxComponent, VisualMapComponent, CanvasRenderer, SVGRenderer]);
 
 // Issue 13: every chart exports PNG and SVG from its toolbox. ECharts' own saveAsImage gives only the format of the
 // renderer in use, so the two buttons are custom features: PNG from the canvas at twice its pixels, SVG from the same

@@ -10,6 +10,7 @@ import io.busload.agent.device.Devices;
 import io.busload.agent.measure.FreshProcess;
 import io.busload.agent.measure.Measurement;
 import io.busload.agent.measure.Plan;
+import io.busload.agent.measure.SamplingMethod;
 import io.busload.agent.measure.Progress;
 import io.busload.agent.measure.RunContext;
 import io.busload.agent.report.ResultPrinter;
@@ -113,7 +114,7 @@ final class RunCommand implements Callable<Integer> {
       if (planOut != null) {
         // The native cross-check's input (deploy/gpu/crosscheck.cu): this device's sizes, nothing measured.
         try {
-          Files.writeString(planOut, PlanFile.write(plan, chosen.shortId()));
+          Files.writeString(planOut, PlanFile.write(plan, chosen.shortId(), SamplingMethod.of(chosen)));
         } catch (IOException e) {
           spec.commandLine().getErr().println("busload-agent: --plan-out " + planOut + ": " + e.getMessage());
           return 1;
@@ -158,7 +159,7 @@ final class RunCommand implements Callable<Integer> {
       ProfileReport.print(report, reportOut);
     }
     // Skipped and unavailable cases are reported, not failures.
-    return results.stream().allMatch(r -> r.valid() || Measurement.skipped(r)) ? 0 : 1;
+    return results.stream().allMatch(r -> r.valid() || r.status().notRun()) ? 0 : 1;
   }
 
   static final class SuiteNames implements Iterable<String> {

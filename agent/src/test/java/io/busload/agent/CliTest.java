@@ -56,7 +56,7 @@ class CliTest extends InProcessCli {
     int exit = run("run", "--suite", "stride", "--device", "cpu", "--option", "elements=4096");
 
     assertThat(exit).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("of memcpy").contains("100.0%").contains("method:")
+    assertThat(out.toString()).contains("of ceil.").contains("measured ceiling: ").contains("100.0%").contains("method:")
         .contains("System.nanoTime");
   }
 
@@ -70,7 +70,7 @@ class CliTest extends InProcessCli {
   @Test
   void run_unknownOption_exit2NamingIt() {
     assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "warp=3")).isEqualTo(2);
-    assertThat(err.toString()).contains("warp: unknown option; known: elements, offset, size, stride");
+    assertThat(err.toString()).contains("warp: unknown option; known: bytes, cache-study, elements, offset, peer, size, stride");
     assertThat(out.toString()).isEmpty();
   }
 

@@ -1,8 +1,13 @@
 package io.busload.agent;
 
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,14 +24,16 @@ final class Fixtures {
   static List<KernelResult> results() {
     return List.of(
         result("00000000-0000-0000-0000-000000000001", "memcpy-d2d", Map.of("size", 16777216L), true,
-            List.of(), List.of(5.0e-5, 5.1e-5, 5.2e-5)),
+            List.of(), List.of(5.0e-5, 5.1e-5, 5.2e-5)).withSampling(ResultStatus.MEASURED, new Sampling(2, 0, 1,
+                StopReason.SPREAD_SETTLED, new Clocks(Clocks.Reading.READ, "NVML, driver 580.82.07", 1980, 1980, 2619,
+                    2619, 0x4L, 1, false), CacheResidency.of(134217728, H100.l2Bytes(), false))),
         result("00000000-0000-0000-0000-000000000002", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 1L),
             true, List.of(), List.of(6.0e-5, 6.2e-5, 6.4e-5)),
         result("00000000-0000-0000-0000-000000000003", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 2L),
             false, List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ"), List.of()));
   }
 
-  private static KernelResult result(String id, String kernel, Map<String, Object> params, boolean valid,
+  static KernelResult result(String id, String kernel, Map<String, Object> params, boolean valid,
       List<String> mismatches, List<Double> samples) {
     double median = samples.isEmpty() ? 0 : samples.get(1);
     return new KernelResult(Protocol.SCHEMA_VERSION, UUID.fromString(id), "run-1", "sweep-1", "gpu1", "0.1.0",

@@ -51,7 +51,7 @@ class PrinterGoldenTest {
   void csv_validRows_carryBothFractions() {
     String[] lines = print(new CsvPrinter()).split("\r\n");
     // Issue 11 appended the rest of the record after the fractions (schemaVersion first); the fractions stay put.
-    assertThat(lines[0]).contains(",method,fractionOfMemcpy,fractionOfPeak,schemaVersion,");
+    assertThat(lines[0]).contains(",method,fractionOfCeiling,fractionOfPeak,schemaVersion,");
     assertThat(lines[1]).containsPattern(",1\\.0,0\\.7850\\d*,1,stride,");
     assertThat(lines[3]).contains("a device call failed,,,1,stride,"); // invalid: no fractions
     // busload compare (issue 13) judges CSV files on this column: every sample, in measuring order.
@@ -77,5 +77,24 @@ class PrinterGoldenTest {
     assertThat(table).containsPattern("memcpy-d2d +size=16777216 +yes +51.00 +2631.7 +100.0% +78.5%");
     assertThat(table).contains("NO").contains("    out[7]: expected 1.5, got 0.25");
     assertThat(table).contains("method:").contains("between one CUDA event pair");
+  }
+
+  @Test
+  void ceilings_readHeavyKernelFasterThanMemcpy_setsTheMeasuredCeilingAndEveryFractionStaysAtMostOne() {
+    // As gather-sorted on an H100 (issue 12: 102.2% of memcpy): the same bytes in 49 us instead of memcpy's 51 us.
+    java.util.List<io.busload.protocol.KernelResult> results = new java.util.ArrayList<>(Fixtures.results());
+    results.add(Fixtures.result("00000000-0000-0000-0000-000000000004", "gather-sorted",
+        java.util.Map.of("size", 16777216L), true, java.util.List.of(), java.util.List.of(4.8e-5, 4.9e-5, 5.0e-5)));
+
+    io.busload.agent.report.Ceilings ceilings = io.busload.agent.report.Ceilings.of(results);
+
+    assertThat(ceilings.measured()).hasValueSatisfying(c -> assertThat(c).isCloseTo(134217728 / 4.9e-5,
+        org.assertj.core.data.Offset.offset(1.0)));
+    assertThat(ceilings.measuredBy()).contains("gather-sorted size=16777216");
+    assertThat(results).allSatisfy(r -> ceilings.ofMeasured(r).ifPresent(f -> assertThat(f).isLessThanOrEqualTo(1.0)));
+    StringWriter text = new StringWriter();
+    new TablePrinter().print(results, new PrintWriter(text));
+    assertThat(text.toString()).contains("measured ceiling: 2739.1 GB/s (gather-sorted size=16777216)")
+        .containsPattern("memcpy-d2d +size=16777216 +yes +51.00 +2631.7 +96.1% ");
   }
 }

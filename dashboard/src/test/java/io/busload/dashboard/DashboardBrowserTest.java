@@ -9,6 +9,7 @@ import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.dashboard.cluster.LiveFeed;
+import io.busload.dashboard.links.LinkResults;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
@@ -386,7 +387,11 @@ class DashboardBrowserTest {
     agentB.result(result(H200, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 0), 3.8e12, Instant.now(),
         liveRun.sweepId(), liveRun.runId(), H200.driverVersion()).withCounters(new Counters(4.0, 4.0, 4.0, 4.0,
         67.2e6, 67108864.0, 67.15e6, 67108864.0, false, List.of(), List.of("busload_offset_copy_f32"),
-        "test data shaped as ncu's")));
+        "test data shaped as ncu's")).withSampling(io.busload.protocol.ResultStatus.MEASURED,
+            // Issue 12: how it was timed, shown in the results grid from the typed fields (test data).
+            new io.busload.protocol.Sampling(9, 0, 1, io.busload.protocol.StopReason.SPREAD_SETTLED,
+                new io.busload.protocol.Clocks(io.busload.protocol.Clocks.Reading.READ, "NVML", 1980, 1980, 3201, 3201,
+                    0x4L, 2, false), io.busload.protocol.CacheResidency.of(128L << 20, 60L << 20, false))));
     agentB.result(result(H200, "offset-copy-fp32", Map.of("elements", 1 << 24, "offset", 3), 2.6e12,
         Instant.now().plusMillis(1), liveRun.sweepId(), liveRun.runId(), H200.driverVersion())
         .withCounters(new Counters(8.0, 5.0, 4.0, 4.0, 105.3e6, 83886080.0, 67.15e6, 67108864.0, true,
@@ -403,6 +408,9 @@ class DashboardBrowserTest {
     assertThat(box).isEqualTo("[3786.408,3861.386,3892.216,3900,3939.394]");
     String cells = cells("results-grid");
     assertThat(cells).contains("INVALID", "out[17]: expected 0.25, got 0.0", "valid", "3900.0 GB/s");
+    assertThat(cells).contains("9 held, 0 unheld, 1 re-timed after a hold timed out; stopped: spread settled",
+        "throttle reasons 0x4 (sw power cap); 2 throttled samples dropped",
+        "CACHE-RESIDENT, under 4x L2 (128.0 MiB working set, L2 60.0 MiB)", "MEASURED");
     assertThat(cells("fingerprint-grid")).contains(H200.fingerprint(), "GPU-b0", "580.65", "fatbin-1");
 
     var download = page.waitForDownload(() -> page.locator("#export-csv").click());
@@ -680,5 +688,89 @@ class DashboardBrowserTest {
       assertThat(cells("cohort-flags-grid")).contains("host-d/cuda:3", "below its 4 peers on vector-copy-float4");
       screenshot("fleet-cohort");
     }
+  }
+
+  /**
+   * Issue 14's link views. host-cpu's results are real: the interconnect suite measured on the build machine's CPU
+   * (host memory copies between threads; src/test/resources/links/interconnect-cpu.json, from InterconnectCliTest),
+   * re-addressed to this test's run. host-m's three GPUs are test data (io.busload.dashboard.links.LinksTest): 0 and 1
+   * joined, 2 without peer access, a PCIe gen5 x16 link in the fingerprint.
+   */
+  @Test
+  @Order(15)
+  void linkViews_cpuRunCurvesAndNoPair_threeGpuHeatmapWithNoPeerAccess_inRunDetailAndCompare() throws Exception {
+    List<KernelResult> measured = io.busload.protocol.JsonCodec.MAPPER.readValue(
+        DashboardBrowserTest.class.getResourceAsStream("/links/interconnect-cpu.json"),
+        new com.fasterxml.jackson.core.type.TypeReference<List<KernelResult>>() {});
+    DeviceInfo m = measured.getFirst().device();
+    DeviceInfo cpu = new DeviceInfo("host-cpu/cpu", m.kind(), m.name(), m.uuid(), m.computeCapability(),
+        m.multiprocessors(), m.l2Bytes(), m.memoryBytes(), m.memoryClockHz(), m.busWidthBits(),
+        m.theoreticalPeakBytesPerSecond(), m.driverVersion());
+    List<DeviceInfo> gpus = List.of(LinkResults.gpu("host-m", 0), LinkResults.gpu("host-m", 1),
+        LinkResults.gpu("host-m", 2));
+    try (FleetDouble agentCpu = new FleetDouble(coordinator.vertx(), "agent-cpu", "host-cpu", List.of(cpu));
+        FleetDouble agentM = new FleetDouble(coordinator.vertx(), "agent-m", "host-m", gpus)) {
+      post("/api/sweeps", "{\"suite\":\"interconnect\",\"devices\":[\"host-cpu/cpu\",\"host-m/cuda:0\","
+          + "\"host-m/cuda:1\",\"host-m/cuda:2\"]}");
+      RunRequest cpuRun = agentCpu.nextRequest();
+      Map<String, RunRequest> gpuRuns = new LinkedHashMap<>();
+      for (int i = 0; i < 3; i++) {
+        RunRequest r = agentM.nextRequest();
+        gpuRuns.put(r.deviceId(), r);
+      }
+      for (KernelResult r : measured) {
+        agentCpu.result(readdressed(r, cpuRun, "agent-cpu", cpu, r.measuredAt()));
+      }
+      for (KernelResult r : LinkResults.matrix("host-m")) {
+        agentM.result(readdressed(r, gpuRuns.get(r.device().id()), "agent-m", r.device(), Instant.now()));
+      }
+
+      long hostKernels = measured.stream().filter(r -> r.valid() && !r.kernel().startsWith("p2p-")
+          && !r.kernel().equals("memcpy-d2d")).map(KernelResult::kernel).distinct().count();
+      load("run-links-cpu", "runs/" + cpuRun.runId(), chartHas("links-curves-host-cpu",
+          "o.series.length === " + hostKernels));
+      assertThat(hostKernels).isEqualTo(9);
+      assertThat(chart("links-curves-host-cpu", "o.series.find(s => s.name === 'h2d-ce-pinned').data.length"))
+          .isEqualTo(3);
+      assertThat(chart("links-curves-host-cpu", "o.xAxis[0].type + '|' + o.title[0].subtext")).asString()
+          .startsWith("log|").contains("no link rate line");
+      assertThat(page.locator("#links-no-matrix-host-cpu").textContent())
+          .isEqualTo("GPU x GPU matrix: no GPU pair on this host: cpu is its only cpu device");
+      screenshot("run-links-cpu");
+
+      load("run-links-gpu", "runs/" + gpuRuns.get("host-m/cuda:0").runId(),
+          chartHas("links-heatmap-host-m-p2p-ce-write", "o.series[0].data.length === 6"));
+      assertThat(chart("links-heatmap-host-m-p2p-ce-write", "o.series[0].type + '|' + o.yAxis[0].data.join(',')"))
+          .isEqualTo("heatmap|cuda:0,cuda:1,cuda:2");
+      assertThat(chart("links-heatmap-host-m-p2p-ce-write", "o.series[0].data.filter(d => d.label && "
+          + "d.label.formatter === 'no peer access').length")).isEqualTo(4);
+      assertThat(chart("links-heatmap-host-m-p2p-ce-write", "JSON.stringify(o.series[0].data.find(d => "
+          + "d.value[0] === 1 && d.value[1] === 0).value)")).isEqualTo("[1,0,120]");
+      assertThat(page.locator("#links-heatmap-host-m-p2p-ce-write canvas").count()).isPositive();
+      assertThat(cells("fingerprint-grid")).contains("PCIe gen5 x16, 63.015 GB/s each way; at discovery gen1 x16");
+      screenshot("run-links-gpu");
+
+      load("compare-links", "compare?subject=device%3A%20host-m%2Fcuda%3A0&subject=device%3A%20host-m%2Fcuda%3A1",
+          chartHas("links-heatmap-host-m-p2p-ce-write", "o.series[0].data.length === 4"));
+      assertThat(chart("links-heatmap-host-m-p2p-ce-write", "o.series[0].data.map(d => d.name).sort().join(';')"))
+          .isEqualTo("cuda:0 \u2192 cuda:1: 120.0 GB/s;cuda:0 \u2192 cuda:2: no peer access;"
+              + "cuda:1 \u2192 cuda:0: 121.0 GB/s;cuda:1 \u2192 cuda:2: no peer access");
+      screenshot("compare-links");
+
+      // History keeps each link's series: one pair at one size, a line per GPU that measured it.
+      load("history-link", "history?kernel=p2p-ce-write&params=bytes%3D268435456%3Bpeer%3D0%3Bsize%3D268435456",
+          chartHas("history-chart", "o.series.some(s => s.id === 'host-m/cuda:1')"));
+      assertThat(chart("history-chart", "JSON.stringify(o.series.find(s => s.id === 'host-m/cuda:1').data.map(p => "
+          + "p[1]))")).isEqualTo("[121]");
+    }
+  }
+
+  /** A result as another agent sends it for one of its runs: the measurement unchanged. */
+  private static KernelResult readdressed(KernelResult r, RunRequest run, String agentId, DeviceInfo device,
+      Instant at) {
+    return new KernelResult(r.schemaVersion(), r.id(), run.runId(), run.sweepId(), agentId, r.agentVersion(),
+        r.fatbinHash(), device, r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(),
+        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(),
+        r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), at);
   }
 }

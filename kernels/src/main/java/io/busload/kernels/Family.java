@@ -19,6 +19,14 @@ public interface Family {
     return true;
   }
 
+  /**
+   * The cases one catalog case stands for on this device: itself, unless its parameters depend on the host (issue
+   * 14: the peer axis's "every other GPU" becomes one case per other GPU). Called before {@link #defaultSize}.
+   */
+  default List<KernelCase> casesOn(KernelCase kernelCase, DeviceLimits limits) {
+    return List.of(kernelCase);
+  }
+
   /** Its catalog entries, in the order a suite runs them. */
   List<KernelSpec> kernels();
 

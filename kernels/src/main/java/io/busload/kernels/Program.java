@@ -45,6 +45,16 @@ public interface Program {
    */
   Check check(List<MemorySegment> host);
 
+  /**
+   * The check again after {@code launches} launches in all (the checked one, warm-up, calibration and the timed
+   * samples): a kernel right on its first launch and wrong later (state left by a launch, a race that shows under
+   * load) fails here (issue 12). The same as {@link #check} for programs whose output depends only on their
+   * inputs; a program that updates in place says what {@code launches} launches leave.
+   */
+  default Check checkAfter(List<MemorySegment> host, long launches) {
+    return check(host);
+  }
+
   /** One launch in Java on host buffers (same indexes as {@link #buffers()}), for the CPU backend. */
   void runOnCpu(List<MemorySegment> buffers, Parallel parallel);
 
@@ -55,6 +65,22 @@ public interface Program {
    */
   default String fillHint(int buffer) {
     return "random";
+  }
+
+  /**
+   * The host's device index ({@code cuda:N}) of the other GPU that {@link Buffer.Memory#PEER} buffers live on;
+   * -1 when the program uses none (every family but the interconnect suite's peer cases).
+   */
+  default int peerDevice() {
+    return -1;
+  }
+
+  /**
+   * How the bytes of {@link #traffic()} are counted, for the result's method: useful bytes read plus written by
+   * default; a link counts the bytes that cross it.
+   */
+  default String bytesCounted() {
+    return "useful read + written";
   }
 
   /** Bytes of every buffer together: what the device must have free. */

@@ -31,6 +31,35 @@ public sealed interface Step {
    */
   record Sgemm(int m, int n, int k, int a, int b, int c) implements Step {}
 
+  /**
+   * A copy engine's copy of {@code bytes} from buffer {@code srcBuffer} to {@code dstBuffer}, wherever each lives
+   * ({@link Buffer.Memory}): host to device, device to host, or to and from a peer GPU (issue 14). The backend
+   * picks the driver call from the two buffers' memories.
+   */
+  record Copy(int dstBuffer, int srcBuffer, long bytes) implements Step {
+    public Copy {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("bytes: a copy moves at least one byte, got " + bytes);
+      }
+    }
+  }
+
+  /**
+   * Steps that run at the same time, each on a stream of its own, and all finish before the next step starts: the
+   * two directions of a link at once (issue 14), which one stream would serialise. Not nested.
+   */
+  record Concurrent(List<Step> steps) implements Step {
+    public Concurrent {
+      steps = List.copyOf(steps);
+      if (steps.size() < 2) {
+        throw new IllegalArgumentException("steps: running at once needs at least two steps, got " + steps.size());
+      }
+      if (steps.stream().anyMatch(s -> s instanceof Concurrent)) {
+        throw new IllegalArgumentException("steps: concurrent steps do not nest");
+      }
+    }
+  }
+
   /** {@code cuMemsetD32}: {@code count} 32-bit words of {@code buffer} set to {@code value}, e.g. zero an accumulator. */
   record Memset32(int buffer, int value, long count) implements Step {}
 }

@@ -14,20 +14,33 @@ import java.util.TreeSet;
  * @param size each case's size (its family's meaning; output elements for the copy families); empty means
  *     sized for the device by {@link Family#defaultSize}
  * @param axes axis values replacing the catalog's, for example {@code stride=3,5}
+ * @param cacheStudy the user measures caches on purpose ({@code cache-study=true}): a case whose working set is under
+ *     four L2s is labelled a cache study, not flagged as cache-resident by accident (issue 12)
  */
-public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes) {
+public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes, boolean cacheStudy) {
   public static final String SIZE = "size";
   /** Issue 2's name for {@link #SIZE}, kept for the copy families (output elements). */
   public static final String ELEMENTS = "elements";
   public static final String STRIDE = CopyFamily.STRIDE;
   public static final String OFFSET = CopyFamily.OFFSET;
+  /** {@code true} or {@code false}: see {@link #cacheStudy()}. */
+  public static final String CACHE_STUDY = "cache-study";
+  /** The interconnect suite's bytes per direction (issue 14), 16 B to 2^40 in multiples of 16. */
+  public static final String BYTES = "bytes";
+  /** The interconnect suite's other GPU of a pair, by host index; -1 is every other GPU of the host. */
+  public static final String PEER = "peer";
   /** Every option that exists, for messages and for the coordinator's validation. */
-  public static final Set<String> NAMES = Set.of(SIZE, ELEMENTS, STRIDE, OFFSET);
+  public static final Set<String> NAMES = Set.of(SIZE, ELEMENTS, STRIDE, OFFSET, CACHE_STUDY, BYTES, PEER);
   public static final long MAX_SIZE = CopyFamily.MAX_SIZE;
   /** Kept from issue 2: the largest {@code elements}. */
   public static final long MAX_ELEMENTS = MAX_SIZE;
 
   public static final SuiteOptions DEFAULTS = new SuiteOptions(OptionalLong.empty(), Map.of());
+
+  /** Options of a run that does not study caches. */
+  public SuiteOptions(OptionalLong size, Map<String, List<Long>> axes) {
+    this(size, axes, false);
+  }
 
   public SuiteOptions {
     axes = Map.copyOf(axes);
@@ -43,6 +56,7 @@ public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes) {
   public static SuiteOptions parse(Map<String, String> options) {
     OptionalLong size = OptionalLong.empty();
     Map<String, List<Long>> axes = new TreeMap<>();
+    boolean cacheStudy = false;
     for (Map.Entry<String, String> option : new TreeMap<>(options).entrySet()) {
       String name = option.getKey();
       String value = option.getValue() == null ? "" : option.getValue().trim();
@@ -55,11 +69,18 @@ public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes) {
         }
         case STRIDE -> axes.put(name, values(name, value, 1, CopyFamily.MAX_STRIDE));
         case OFFSET -> axes.put(name, values(name, value, 0, CopyFamily.MAX_OFFSET));
+        case CACHE_STUDY -> cacheStudy = switch (value) {
+          case "true" -> true;
+          case "false" -> false;
+          default -> throw new IllegalArgumentException(name + ": must be true or false, got '" + value + "'");
+        };
+        case BYTES -> axes.put(name, values(name, value, 16, MAX_SIZE));
+        case PEER -> axes.put(name, values(name, value, -1, 1023));
         default -> throw new IllegalArgumentException(name + ": unknown option; known: "
             + String.join(", ", new TreeSet<>(NAMES)));
       }
     }
-    return new SuiteOptions(size, axes);
+    return new SuiteOptions(size, axes, cacheStudy);
   }
 
   /** Issue 2's name for {@link #size()}. */
@@ -72,6 +93,9 @@ public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes) {
     Map<String, String> map = new LinkedHashMap<>();
     size.ifPresent(n -> map.put(SIZE, Long.toString(n)));
     axes.forEach((axis, values) -> map.put(axis, String.join(",", values.stream().map(String::valueOf).toList())));
+    if (cacheStudy) {
+      map.put(CACHE_STUDY, "true");
+    }
     return Map.copyOf(map);
   }
 

@@ -35,7 +35,7 @@ class SuiteOptionsTest {
   void parse_unknownOption_messageStartsWithItsName() {
     assertThatThrownBy(() -> SuiteOptions.parse(Map.of("bogus", "1")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("bogus: unknown option; known: elements, offset, size, stride");
+        .hasMessage("bogus: unknown option; known: bytes, cache-study, elements, offset, peer, size, stride");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.busload.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * What a device is, as measured results must carry it (ARCHITECTURE.md, invariants).
  *
@@ -15,6 +17,8 @@ package io.busload.protocol;
  * @param busWidthBits memory bus width in bits, 0 when unknown
  * @param theoreticalPeakBytesPerSecond memory clock x bus width x 2, 0 when unknown
  * @param driverVersion CUDA driver version ("13.0") or the OS kernel for a CPU
+ * @param topology its PCIe link, NUMA node and links to the host's other GPUs (issue 14); null for a CPU, for
+ *     results from before it was recorded, and where it could not be read
  */
 public record DeviceInfo(
     String id,
@@ -28,7 +32,22 @@ public record DeviceInfo(
     long memoryClockHz,
     int busWidthBits,
     double theoreticalPeakBytesPerSecond,
-    String driverVersion) {
+    String driverVersion,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Topology topology) {
+
+  /** A device without a recorded topology: a CPU, or a GPU described before issue 14. */
+  public DeviceInfo(String id, String kind, String name, String uuid, String computeCapability, int multiprocessors,
+      long l2Bytes, long memoryBytes, long memoryClockHz, int busWidthBits, double theoreticalPeakBytesPerSecond,
+      String driverVersion) {
+    this(id, kind, name, uuid, computeCapability, multiprocessors, l2Bytes, memoryBytes, memoryClockHz, busWidthBits,
+        theoreticalPeakBytesPerSecond, driverVersion, null);
+  }
+
+  /** The same device with its topology. */
+  public DeviceInfo withTopology(Topology topology) {
+    return new DeviceInfo(id, kind, name, uuid, computeCapability, multiprocessors, l2Bytes, memoryBytes,
+        memoryClockHz, busWidthBits, theoreticalPeakBytesPerSecond, driverVersion, topology);
+  }
 
   public static final String CUDA = "cuda";
   public static final String CPU = "cpu";

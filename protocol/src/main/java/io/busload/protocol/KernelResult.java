@@ -32,6 +32,10 @@ import java.util.UUID;
  *     in every message written before they existed: the field is optional within schema version 1)
  * @param origin where the coordinator got the result when not from a fleet agent (pushed, issue 11); set by the
  *     coordinator only, null on the wire from agents and in every result the agent prints
+ * @param status what became of the case (issue 12); a message or file from before it existed is given the status
+ *     its other fields imply ({@link ResultStatus#legacy})
+ * @param sampling how the samples were timed, clocks and throttling, the working set against L2 (issue 12); null
+ *     when nothing was timed, and in every message written before it existed
  */
 public record KernelResult(
     int schemaVersion,
@@ -63,7 +67,10 @@ public record KernelResult(
     // Left out when null: an unprofiled result reads on the wire exactly as results did before counters existed.
     @JsonInclude(JsonInclude.Include.NON_NULL) Counters counters,
     // Left out when null: a fleet result reads exactly as results did before pushes existed.
-    @JsonInclude(JsonInclude.Include.NON_NULL) Origin origin) implements Protocol.Message {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Origin origin,
+    ResultStatus status,
+    // Left out when null: an untimed result reads on the wire as results did before issue 12.
+    @JsonInclude(JsonInclude.Include.NON_NULL) Sampling sampling) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -72,6 +79,24 @@ public record KernelResult(
     if (!valid) {
       bandwidth = null;
     }
+    if (status == null) {
+      status = ResultStatus.legacy(valid, method, mismatches);
+    }
+    if (valid != (status == ResultStatus.MEASURED)) {
+      throw new IllegalArgumentException("status: " + status + " with valid=" + valid
+          + " (only a MEASURED result is valid)");
+    }
+  }
+
+  /** A result with counters and origin, its status implied by its other fields (results before issue 12). */
+  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
+      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
+      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
+      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
+      Double bandwidth, String method, Instant measuredAt, Counters counters, Origin origin) {
+    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
+        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, null, null);
   }
 
   /** A result without counters: every result not profiled, as results were before counters existed. */
@@ -98,25 +123,35 @@ public record KernelResult(
 
   /** This result with {@code value} as its counters (null: none). */
   public KernelResult withCounters(Counters value) {
-    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, value,
-        origin);
+    return copy(runId, sweepId, method, value, origin, status, sampling);
   }
 
   /** This result with {@code value} as its origin (null: a fleet result). */
   public KernelResult withOrigin(Origin value) {
-    return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-        value);
+    return copy(runId, sweepId, method, counters, value, status, sampling);
   }
 
   /** This result as part of run {@code newRunId} of sweep {@code newSweepId}. */
   public KernelResult withRun(String newRunId, String newSweepId) {
+    return copy(newRunId, newSweepId, method, counters, origin, status, sampling);
+  }
+
+  /** This result with {@code value} as its method, in words. */
+  public KernelResult withMethod(String value) {
+    return copy(runId, sweepId, value, counters, origin, status, sampling);
+  }
+
+  /** This result with its status and how it was sampled (issue 12). */
+  public KernelResult withSampling(ResultStatus newStatus, Sampling value) {
+    return copy(runId, sweepId, method, counters, origin, newStatus, value);
+  }
+
+  /** This measurement with the fields that may change after it was taken replaced. */
+  private KernelResult copy(String newRunId, String newSweepId, String newMethod, Counters newCounters,
+      Origin newOrigin, ResultStatus newStatus, Sampling newSampling) {
     return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
         kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-        origin);
+        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, newMethod, measuredAt,
+        newCounters, newOrigin, newStatus, newSampling);
   }
 }

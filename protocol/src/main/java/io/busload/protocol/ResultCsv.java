@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * definition, so that what one side writes the other reads.
  *
  * <p>Columns are found by name: a reader takes them in any order and skips those it does not know (the agent's
- * {@code fractionOfMemcpy} and {@code fractionOfPeak} are derived, not read back). {@link #SUMMARY} are the columns
+ * {@code fractionOfCeiling} and {@code fractionOfPeak} are derived, not read back). {@link #SUMMARY} are the columns
  * results CSV always had; {@link #CARRIED} came with issue 11, so that a row holds everything its JSON does: the
  * device fingerprint, the environment (driver, agent version, fatbin hash; clocks are in {@code method}) and every
  * sample. Units are SI, as in the record. Lists and objects that CSV has no shape for are one cell each: samples
@@ -39,10 +39,25 @@ public final class ResultCsv {
       "deviceDriverVersion", "deviceFingerprint", "warmupLaunches", "bytesRead", "bytesWritten", "sampleSeconds",
       "mismatches", "counters");
   /**
-   * Columns a reader may go without: the sample count and the fingerprint (both derived, checked when present) and
-   * the counters (a result that was not profiled has none).
+   * How the result was measured, as typed fields (issue 12), after {@link #CARRIED}: its status, the samples held,
+   * unheld and re-timed, the stopping reason, the clocks and throttle reasons read during sampling and the samples
+   * dropped for throttling, and the working set against L2. Empty cells where nothing was timed or nothing read.
    */
-  public static final List<String> OPTIONAL = List.of("samples", "deviceFingerprint", "counters");
+  public static final List<String> SAMPLING = List.of("status", "heldSamples", "unheldSamples", "retimedSamples",
+      "stopReason", "clocksReading", "clocksNote", "smClockMinMHz", "smClockMaxMHz", "memClockMinMHz",
+      "memClockMaxMHz", "throttleReasons", "throttledSamplesDropped", "tooFewCleanSamples", "cacheResidency",
+      "workingSetBytes");
+  /**
+   * Columns a reader may go without: the sample count and the fingerprint (both derived, checked when present), the
+   * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written before issue 12).
+   */
+  public static final List<String> OPTIONAL = optional();
+
+  private static List<String> optional() {
+    List<String> optional = new ArrayList<>(List.of("samples", "deviceFingerprint", "counters"));
+    optional.addAll(SAMPLING);
+    return List.copyOf(optional);
+  }
 
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
   private static final Pattern WHOLE = Pattern.compile("-?\\d{1,18}");
@@ -104,6 +119,36 @@ public final class ResultCsv {
           java.nio.charset.StandardCharsets.UTF_8);
       case "counters" -> r.counters() == null ? null
           : new String(JsonCodec.toJson(r.counters()), java.nio.charset.StandardCharsets.UTF_8);
+      case "status" -> r.status();
+      default -> sampling(column, r.sampling());
+    };
+  }
+
+  /** A {@link #SAMPLING} cell: null (empty) when the result was not timed or the figure not read. */
+  private static Object sampling(String column, Sampling s) {
+    if (!SAMPLING.contains(column)) {
+      throw new IllegalArgumentException("no results column '" + column + "'");
+    }
+    if (s == null) {
+      return null;
+    }
+    Clocks c = s.clocks();
+    return switch (column) {
+      case "heldSamples" -> s.heldSamples();
+      case "unheldSamples" -> s.unheldSamples();
+      case "retimedSamples" -> s.retimedSamples();
+      case "stopReason" -> s.stopReason();
+      case "clocksReading" -> c.reading();
+      case "clocksNote" -> c.note();
+      case "smClockMinMHz" -> c.smMinMHz();
+      case "smClockMaxMHz" -> c.smMaxMHz();
+      case "memClockMinMHz" -> c.memMinMHz();
+      case "memClockMaxMHz" -> c.memMaxMHz();
+      case "throttleReasons" -> c.throttleReasons() == null ? null : "0x" + Long.toHexString(c.throttleReasons());
+      case "throttledSamplesDropped" -> c.throttledSamplesDropped();
+      case "tooFewCleanSamples" -> c.tooFewCleanSamples();
+      case "cacheResidency" -> s.cache().residency();
+      case "workingSetBytes" -> s.cache().workingSetBytes();
       default -> throw new IllegalArgumentException("no results column '" + column + "'");
     };
   }
@@ -123,8 +168,26 @@ public final class ResultCsv {
             ? "device" + Character.toUpperCase(field.charAt(7)) + field.substring(8) : "deviceId";
       };
       case "samples" -> "sampleSeconds";
-      case "params", "counters", "mismatches" -> top;
+      case "params", "counters", "mismatches", "status" -> top;
+      case "sampling" -> sampling(field);
       default -> field.replaceAll("\\[\\d+\\]$", "");
+    };
+  }
+
+  /** The {@link #SAMPLING} column of a {@code sampling.*} field; the stop reason's when the field is the whole. */
+  private static String sampling(String field) {
+    String leaf = field.substring(field.lastIndexOf('.') + 1);
+    return switch (leaf) {
+      case "heldSamples", "unheldSamples", "retimedSamples", "stopReason", "throttleReasons",
+          "throttledSamplesDropped", "tooFewCleanSamples", "workingSetBytes" -> leaf;
+      case "reading" -> "clocksReading";
+      case "note" -> "clocksNote";
+      case "smMinMHz" -> "smClockMinMHz";
+      case "smMaxMHz" -> "smClockMaxMHz";
+      case "memMinMHz" -> "memClockMinMHz";
+      case "memMaxMHz" -> "memClockMaxMHz";
+      case "residency", "cache" -> "cacheResidency";
+      default -> "stopReason";
     };
   }
 
@@ -175,14 +238,66 @@ public final class ResultCsv {
           + device.fingerprint() + "): the row's device was changed after it was measured");
     }
     String bandwidth = cell(cells, "bandwidth");
-    return new KernelResult(integer(cells, "schemaVersion"), uuid(cells, "id"), text(cells, "runId"),
+    ResultStatus status = status(cells);
+    Sampling sampling = sampling(cells, device);
+    try {
+      return new KernelResult(integer(cells, "schemaVersion"), uuid(cells, "id"), text(cells, "runId"),
         text(cells, "sweepId"), text(cells, "agentId"), text(cells, "agentVersion"), text(cells, "fatbinHash"), device,
         text(cells, "suite"), text(cells, "kernel"), params(cells, "params"), bool(cells, "valid"),
         strings(cells, "mismatches"), real(cells, "medianSeconds"), real(cells, "minSeconds"),
         real(cells, "maxSeconds"), real(cells, "relativeSpread"), samples, integer(cells, "launchesPerSample"),
         integer(cells, "warmupLaunches"), whole(cells, "bytesRead"), whole(cells, "bytesWritten"),
         whole(cells, "bytes"), bandwidth.isEmpty() ? null : real(cells, "bandwidth"), text(cells, "method"),
-        instant(cells, "measuredAt"), counters(cells, "counters"));
+        instant(cells, "measuredAt"), counters(cells, "counters"), null, status, sampling);
+    } catch (IllegalArgumentException e) {
+      throw e instanceof BadCell ? e : new BadCell("status", e.getMessage().replaceFirst("^status: ", ""));
+    }
+  }
+
+  /** Empty or absent (a file from before issue 12): null, and the record derives it. */
+  private static ResultStatus status(Cells cells) {
+    String value = cell(cells, "status").strip();
+    return value.isEmpty() ? null : constant(ResultStatus.class, "status", value);
+  }
+
+  /** The {@link #SAMPLING} columns, or null when the row has none (not timed, or a file from before issue 12). */
+  private static Sampling sampling(Cells cells, DeviceInfo device) {
+    if (cell(cells, "stopReason").isBlank()) {
+      return null;
+    }
+    Clocks clocks;
+    try {
+      clocks = new Clocks(constant(Clocks.Reading.class, "clocksReading", required(cells, "clocksReading")),
+        text(cells, "clocksNote"), optionalInteger(cells, "smClockMinMHz"), optionalInteger(cells, "smClockMaxMHz"),
+        optionalInteger(cells, "memClockMinMHz"), optionalInteger(cells, "memClockMaxMHz"),
+        cell(cells, "throttleReasons").isBlank() ? null
+            : parsed(cells, "throttleReasons", Long::decode, "not a hexadecimal mask such as 0x4"),
+        integer(cells, "throttledSamplesDropped"), bool(cells, "tooFewCleanSamples"));
+    } catch (IllegalArgumentException e) {
+      throw e instanceof BadCell ? e : new BadCell("clocksReading", e.getMessage());
+    }
+    CacheResidency cache = new CacheResidency(constant(CacheResidency.Residency.class, "cacheResidency",
+        required(cells, "cacheResidency")), whole(cells, "workingSetBytes"), device.l2Bytes());
+    try {
+      return new Sampling(integer(cells, "heldSamples"), integer(cells, "unheldSamples"),
+          integer(cells, "retimedSamples"), constant(StopReason.class, "stopReason", required(cells, "stopReason")),
+          clocks, cache);
+    } catch (IllegalArgumentException e) {
+      throw e instanceof BadCell ? e : new BadCell("stopReason", e.getMessage());
+    }
+  }
+
+  private static Integer optionalInteger(Cells cells, String column) {
+    return cell(cells, column).isBlank() ? null : integer(cells, column);
+  }
+
+  private static <E extends Enum<E>> E constant(Class<E> type, String column, String value) {
+    try {
+      return Enum.valueOf(type, value.strip());
+    } catch (IllegalArgumentException e) {
+      throw new BadCell(column, "not one of " + java.util.Arrays.toString(type.getEnumConstants()) + ": '"
+          + shorten(value) + "'");
+    }
   }
 
   private static String cell(Cells cells, String column) {

@@ -147,6 +147,9 @@ class JsonCodecTest {
     KernelResult decoded = JsonCodec.fromJson(old.getBytes(), KernelResult.class);
 
     assertThat(decoded.counters()).isNull();
+    // Issue 12's fields: a result from before them is MEASURED by its own fields and carries no sampling.
+    assertThat(decoded.status()).isEqualTo(ResultStatus.MEASURED);
+    assertThat(decoded.sampling()).isNull();
     assertThat(decoded.bandwidth()).isEqualTo(8.192e6);
     assertThat(decoded.measuredAt()).isEqualTo(Instant.parse("2026-11-01T10:00:00Z"));
   }

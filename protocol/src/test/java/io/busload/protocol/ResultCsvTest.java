@@ -93,8 +93,59 @@ class ResultCsvTest {
         .hasMessageStartingWith(message).extracting(e -> ((ResultCsv.BadCell) e).column()).isEqualTo(column);
   }
 
+  private static List<String> withSampling() {
+    List<String> columns = all();
+    columns.addAll(ResultCsv.SAMPLING);
+    return columns;
+  }
+
+  private static KernelResult timed() {
+    Sampling s = SamplingTest.sampled();
+    return profiled().withSampling(ResultStatus.MEASURED, new Sampling(s.heldSamples(), s.unheldSamples(),
+        s.retimedSamples(), s.stopReason(), s.clocks(), CacheResidency.of(8L << 20, GPU.l2Bytes(), false)));
+  }
+
+  @Test
+  void read_cellsWithSampling_sameResult() {
+    KernelResult timed = timed();
+    KernelResult original = new KernelResult(timed.schemaVersion(), timed.id(), null, null, "gpu1", "0.1.0",
+        "abc", GPU, "stride", "stride-copy-fp32", Map.of("size", 1L), true, List.of(), 1, 1, 1, 0, List.of(1.0), 1,
+        1, 1, 1, 2, 2.0, "m", Instant.parse("2026-11-22T01:00:00Z"), null, null, ResultStatus.MEASURED,
+        new Sampling(5, 0, 1, StopReason.TIME_CAP, Clocks.notRead("no NVML"),
+            CacheResidency.of(8L << 20, GPU.l2Bytes(), true)));
+
+    KernelResult back = ResultCsv.read(cells(original, withSampling())::get);
+
+    assertThat(back).isEqualTo(original);
+    assertThat(ResultCsv.read(cells(timed, withSampling())::get)).isEqualTo(timed);
+  }
+
+  @Test
+  void read_fileBeforeIssue12_statusFromItsFieldsAndNoSampling() {
+    KernelResult p = profiled();
+    KernelResult skipped = new KernelResult(p.schemaVersion(), p.id(), null, null, p.agentId(), p.agentVersion(),
+        p.fatbinHash(), p.device(), p.suite(), p.kernel(), p.params(), false, List.of("skipped: size"), 0, 0, 0, 0,
+        List.of(), 0, 0, 0, 0, 0, null, "skipped: size: needs 9 GB, 8 GB free", p.measuredAt());
+
+    assertThat(ResultCsv.read(cells(p, all())::get).sampling()).isNull();
+    assertThat(ResultCsv.read(cells(skipped, all())::get).status()).isEqualTo(ResultStatus.SKIPPED);
+  }
+
+  @Test
+  void read_badSamplingCells_nameTheirColumn() {
+    Map<String, String> cells = cells(timed(), withSampling());
+    assertBad(cells, "stopReason", "SOON", "stopReason: not one of [SPREAD_SETTLED, TIME_CAP, SAMPLE_CAP]: 'SOON'");
+    assertBad(cells, "heldSamples", "many", "heldSamples: not a whole number");
+    assertBad(cells, "throttleReasons", "lots", "throttleReasons: not a hexadecimal mask");
+    assertBad(cells, "status", "SKIPPED", "status: SKIPPED with valid=true");
+    assertBad(cells, "clocksReading", "NOT_READ", "clocksReading: clocks: figures given though reading is NOT_READ");
+  }
+
   @Test
   void column_ofRecordFields_isTheCsvColumnHoldingIt() {
+    assertThat(ResultCsv.column("sampling.clocks.smMinMHz")).isEqualTo("smClockMinMHz");
+    assertThat(ResultCsv.column("sampling.heldSamples")).isEqualTo("heldSamples");
+    assertThat(ResultCsv.column("status")).isEqualTo("status");
     assertThat(ResultCsv.column("device.name")).isEqualTo("deviceName");
     assertThat(ResultCsv.column("device.theoreticalPeakBytesPerSecond")).isEqualTo("deviceTheoreticalPeak");
     assertThat(ResultCsv.column("device.l2Bytes")).isEqualTo("deviceL2Bytes");

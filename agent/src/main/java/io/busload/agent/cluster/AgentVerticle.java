@@ -201,7 +201,7 @@ public final class AgentVerticle extends VerticleBase {
       slot.total = 0;
       context.runOnContext(v -> {
         if (error == null) {
-          long invalid = results.stream().filter(r -> !r.valid() && !Measurement.skipped(r)).count();
+          long invalid = results.stream().filter(r -> r.status().failed()).count();
           status(delivery, request, RunStatus.State.DONE, results.size(), total,
               invalid == 0 ? null : invalid + " of " + total + " results invalid");
         } else {

@@ -90,6 +90,12 @@ public final class CpuDevice implements Device {
     return Conditions.notRecorded("a CPU device has no nvidia-smi clocks");
   }
 
+  @Override
+  public io.busload.agent.device.ClockSensor clockSensor() {
+    return io.busload.agent.device.ClockSensor.none(io.busload.protocol.Clocks.Reading.UNAVAILABLE,
+        "a CPU device has no GPU clocks or throttle reasons");
+  }
+
   /** Nothing on a CPU outlives a failed case. */
   @Override
   public String recover(DeviceException error) {

@@ -84,13 +84,14 @@ final class CpuWorkload implements Workload {
     }
   }
 
+  /** Host-timed: the CPU has no hold, so every batch is {@link Hold#UNHELD}. */
   @Override
-  public double timeBatch(int launches) {
+  public Batch time(int launches) {
     long start = System.nanoTime();
     for (int i = 0; i < launches; i++) {
       program.runOnCpu(buffers, parallel);
     }
-    return (System.nanoTime() - start) / 1e9;
+    return new Batch((System.nanoTime() - start) / 1e9, Hold.UNHELD);
   }
 
   @Override

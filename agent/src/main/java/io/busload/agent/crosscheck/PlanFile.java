@@ -1,6 +1,8 @@
 package io.busload.agent.crosscheck;
 
 import io.busload.agent.measure.Plan;
+import io.busload.agent.measure.SamplingMethod;
+import io.busload.agent.measure.StoppingRule;
 import io.busload.agent.report.CsvPrinter;
 import io.busload.kernels.Arg;
 import io.busload.kernels.Buffer;
@@ -19,24 +21,30 @@ import java.util.Map;
  * separated by spaces; nothing but a skip reason holds a space, and it ends its line):
  *
  * <pre>
- * busload-plan 1 SUITE DEVICE
+ * busload-plan 2 SUITE DEVICE
+ * method WARMUP_SAMPLES MIN_WARMUP_LAUNCHES SAMPLE_TARGET_S MAX_LAUNCHES_PER_SAMPLE MIN_SAMPLES WINDOW MAX_SPREAD
+ *        TIME_CAP_S MAX_SAMPLES      (how the agent samples on this device ({@link SamplingMethod}): the harness warms
+ *                                     up, calibrates and stops exactly so; absent from plans for a profiler)
  * case KERNEL PARAMS                 (PARAMS exactly as the CSV's params column: size=67108864;stride=4)
- * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL
+ * buffer INDEX NAME TYPE ELEMENTS BYTES ROLE FILL [MEMORY]
  *                                    (ROLE input, inout, output or scratch; FILL random, iota, permutation
  *                                     for inputs and inouts ({@link Program#fillHint}), poison for outputs,
- *                                     none for scratch)
+ *                                     none for scratch; MEMORY peer, pinned, mapped or pageable where the
+ *                                     buffer is not in this device's memory (issue 14), absent otherwise)
  * kernel ENTRY GX GY GZ BX BY BZ SHARED NARGS ARG...
  *                                    (ARG buf:I, i32:V, i64:V, f32:0xBITS, f64:0xBITS: exact, in C order)
  * copy DST SRC BYTES                 (cuMemcpyDtoDAsync)
  * memset32 BUFFER VALUE COUNT        (cuMemsetD32Async)
  * sgemm M N K A B C                  (row-major C = A x B through cuBLAS)
+ * link DST SRC BYTES                 (a copy engine's copy wherever the buffers live: cuMemcpy*Async)
+ * concurrent N                       (the next N steps run at once, each on a stream of its own)
  * end
  * skip KERNEL PARAMS REASON...       (a case the agent would not run on this device)
  * </pre>
  */
 public final class PlanFile {
   public static final String MAGIC = "busload-plan";
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   private PlanFile() {}
 
@@ -66,10 +74,19 @@ public final class PlanFile {
     return CsvPrinter.params(params);
   }
 
+  /** The plan without a method line: enough for a profiler, which runs each case once ({@code --once}). */
   public static String write(Plan plan, String deviceId) {
+    return write(plan, deviceId, null);
+  }
+
+  /** The plan and how the agent samples ({@code sampling}; null for none), for the native cross-check. */
+  public static String write(Plan plan, String deviceId, SamplingMethod sampling) {
     StringBuilder text = new StringBuilder();
     text.append(MAGIC).append(' ').append(VERSION).append(' ').append(plan.suite()).append(' ').append(deviceId)
         .append('\n');
+    if (sampling != null) {
+      text.append(method(sampling)).append('\n');
+    }
     for (Plan.Planned planned : plan.cases()) {
       String kernel = planned.kernelCase().spec().name();
       String params = token(params(planned));
@@ -85,7 +102,9 @@ public final class PlanFile {
         Buffer b = buffers.get(i);
         text.append("buffer ").append(i).append(' ').append(token(b.name())).append(' ').append(b.type().label())
             .append(' ').append(b.elements()).append(' ').append(b.bytes()).append(' ')
-            .append(b.role().name().toLowerCase(Locale.ROOT)).append(' ').append(fill(program, i, b)).append('\n');
+            .append(b.role().name().toLowerCase(Locale.ROOT)).append(' ').append(fill(program, i, b))
+            .append(b.memory() == Buffer.Memory.DEVICE ? "" : " " + b.memory().name().toLowerCase(Locale.ROOT))
+            .append('\n');
       }
       for (Step step : program.steps()) {
         text.append(step(step)).append('\n');
@@ -93,6 +112,29 @@ public final class PlanFile {
       text.append("end\n");
     }
     return text.toString();
+  }
+
+  /** The method line: numbers in Java's shortest round-trip form, which C's strtod reads back exactly. */
+  static String method(SamplingMethod s) {
+    StoppingRule r = s.rule();
+    return "method " + s.warmupSamples() + " " + s.minWarmupLaunches() + " " + s.sampleTargetSeconds() + " "
+        + s.maxLaunchesPerSample() + " " + r.minSamples() + " " + r.window() + " " + r.maxSpread() + " "
+        + r.timeCapSeconds() + " " + r.maxSamples();
+  }
+
+  /** The method line of {@code text} read back, or empty when it has none. */
+  public static java.util.Optional<SamplingMethod> sampling(String text) {
+    for (String line : text.split("\n")) {
+      String[] t = line.strip().split(" ");
+      if (t[0].equals("method")) {
+        if (t.length != 10) {
+          throw new IllegalArgumentException("plan: method line needs 9 numbers, got " + (t.length - 1));
+        }
+        return java.util.Optional.of(new SamplingMethod(i(t[1]), i(t[2]), Double.parseDouble(t[3]), i(t[4]),
+            new StoppingRule(i(t[5]), i(t[6]), Double.parseDouble(t[7]), Double.parseDouble(t[8]), i(t[9]))));
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   private static String fill(Program program, int index, Buffer buffer) {
@@ -117,6 +159,9 @@ public final class PlanFile {
       case Step.DeviceCopy c -> "copy " + c.dstBuffer() + " " + c.srcBuffer() + " " + c.bytes();
       case Step.Memset32 m -> "memset32 " + m.buffer() + " " + m.value() + " " + m.count();
       case Step.Sgemm g -> "sgemm " + g.m() + " " + g.n() + " " + g.k() + " " + g.a() + " " + g.b() + " " + g.c();
+      case Step.Copy c -> "link " + c.dstBuffer() + " " + c.srcBuffer() + " " + c.bytes();
+      case Step.Concurrent c -> "concurrent " + c.steps().size() + "\n"
+          + String.join("\n", c.steps().stream().map(PlanFile::step).toList());
     };
   }
 
@@ -153,6 +198,8 @@ public final class PlanFile {
     List<Buffer> buffers = new ArrayList<>();
     List<String> fills = new ArrayList<>();
     List<Step> steps = new ArrayList<>();
+    int concurrent = 0; // steps still to gather into the open concurrent step
+    int concurrentFrom = 0;
     for (int n = 1; n < lines.length; n++) {
       String line = lines[n].strip();
       if (line.isEmpty()) {
@@ -161,6 +208,7 @@ public final class PlanFile {
       String[] t = line.split(" ");
       try {
         switch (t[0]) {
+          case "method" -> { } // read by sampling(text)
           case "skip" -> cases.add(new Case(t[1], untoken(t[2]), List.of(), List.of(), List.of(),
               line.substring(t[0].length() + t[1].length() + t[2].length() + 3)));
           case "case" -> {
@@ -175,7 +223,8 @@ public final class PlanFile {
               throw new IllegalArgumentException("buffer index " + t[1] + " out of order");
             }
             Buffer b = new Buffer(t[2], ElementType.ofLabel(t[3]), Long.parseLong(t[4]),
-                Buffer.Role.valueOf(t[6].toUpperCase(Locale.ROOT)));
+                Buffer.Role.valueOf(t[6].toUpperCase(Locale.ROOT)),
+                t.length > 8 ? Buffer.Memory.valueOf(t[8].toUpperCase(Locale.ROOT)) : Buffer.Memory.DEVICE);
             if (b.bytes() != Long.parseLong(t[5])) {
               throw new IllegalArgumentException("bytes " + t[5] + " are not elements x " + b.type().bytes());
             }
@@ -197,6 +246,8 @@ public final class PlanFile {
           case "copy" -> steps.add(new Step.DeviceCopy(i(t[1]), i(t[2]), Long.parseLong(t[3])));
           case "memset32" -> steps.add(new Step.Memset32(i(t[1]), i(t[2]), Long.parseLong(t[3])));
           case "sgemm" -> steps.add(new Step.Sgemm(i(t[1]), i(t[2]), i(t[3]), i(t[4]), i(t[5]), i(t[6])));
+          case "link" -> steps.add(new Step.Copy(i(t[1]), i(t[2]), Long.parseLong(t[3])));
+          case "concurrent" -> concurrent = i(t[1]);
           case "end" -> {
             if (kernel == null) {
               throw new IllegalArgumentException("end without case");
@@ -205,6 +256,14 @@ public final class PlanFile {
             kernel = null;
           }
           default -> throw new IllegalArgumentException("unknown record '" + t[0] + "'");
+        }
+        if (t[0].equals("concurrent")) {
+          concurrentFrom = steps.size();
+        } else if (concurrent > 0 && steps.size() == concurrentFrom + concurrent) {
+          List<Step> parts = new ArrayList<>(steps.subList(concurrentFrom, steps.size()));
+          steps.subList(concurrentFrom, steps.size()).clear();
+          steps.add(new Step.Concurrent(parts));
+          concurrent = 0;
         }
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("plan: line " + (n + 1) + " (" + line + "): " + e.getMessage(), e);

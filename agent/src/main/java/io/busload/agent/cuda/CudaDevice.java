@@ -13,19 +13,25 @@ import io.busload.kernels.Program;
 import io.busload.protocol.DeviceInfo;
 import java.util.HashMap;
 import java.util.Map;
+import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One GPU: its primary context made current on the worker thread, the fatbin loaded once. */
 public final class CudaDevice implements Device {
+  private static final Logger LOG = LoggerFactory.getLogger(CudaDevice.class);
   /** The CUDA version nvcc 13.0's PTX needs the driver to support (cuDriverGetVersion 13000). */
   static final int NEEDED_DRIVER = 13000;
 
   private final int ordinal;
+  /** GPUs of this host: the pairs the interconnect suite can measure (issue 14). */
+  private final int hostDevices;
   private final CUdevice device;
   private final DeviceInfo info;
   private CUcontext context;
@@ -33,9 +39,35 @@ public final class CudaDevice implements Device {
   private final Map<String, CUfunction> functions = new HashMap<>();
   private Cublas cublas;
   private String cublasUnavailable;
+  private io.busload.agent.device.ClockSensor clockSensor;
+  /** Host copies of device buffers, kept between cases (no zeroing, no page faults per case). */
+  private final HostStaging staging = new HostStaging(new HostStaging.Pinning() {
+    @Override
+    public boolean pin(java.lang.foreign.MemorySegment segment) {
+      // A direct ByteBuffer holds at most 2 GiB: larger host copies stay pageable. Failing to pin (a memlock
+      // limit) only slows the copies; the driver's error is logged once.
+      if (segment.byteSize() > Integer.MAX_VALUE) {
+        return false;
+      }
+      int result = JCudaDriver.cuMemHostRegister(Pointer.to(segment.asByteBuffer()), segment.byteSize(), 0);
+      if (result != CUresult.CUDA_SUCCESS && !pinWarned) {
+        pinWarned = true;
+        LOG.warn("{}: host copies stay pageable: cuMemHostRegister(bytes={}) failed with {}", shortId(),
+            segment.byteSize(), CUresult.stringFor(result));
+      }
+      return result == CUresult.CUDA_SUCCESS;
+    }
 
-  CudaDevice(int ordinal, CUdevice device, DeviceInfo info) {
+    @Override
+    public void unpin(java.lang.foreign.MemorySegment segment) {
+      JCudaDriver.cuMemHostUnregister(Pointer.to(segment.asByteBuffer()));
+    }
+  });
+  private boolean pinWarned;
+
+  CudaDevice(int ordinal, int hostDevices, CUdevice device, DeviceInfo info) {
     this.ordinal = ordinal;
+    this.hostDevices = hostDevices;
     this.device = device;
     this.info = info;
   }
@@ -55,7 +87,8 @@ public final class CudaDevice implements Device {
     long[] free = new long[1];
     long[] total = new long[1];
     Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo", shortId());
-    return new DeviceLimits(DeviceLimits.CUDA, total[0], free[0], info.l2Bytes(), info.multiprocessors());
+    return new DeviceLimits(DeviceLimits.CUDA, total[0], free[0], info.l2Bytes(), info.multiprocessors(),
+        ordinal, hostDevices);
   }
 
   @Override
@@ -72,7 +105,9 @@ public final class CudaDevice implements Device {
 
   @Override
   public String timerDescription() {
-    return "between one CUDA event pair, queued behind a blocking kernel first (batches of up to "
+    // Whether each batch was held is recorded per sample (issue 12): a batch over the limit, or one whose hold
+    // timed out, is timed without the blocking kernel.
+    return "between one CUDA event pair, behind a blocking kernel where held (batches of up to "
         + io.busload.kernels.Fatbin.MAX_HELD_LAUNCHES + " steps)";
   }
 
@@ -112,7 +147,8 @@ public final class CudaDevice implements Device {
     if (module == null) {
       throw new IllegalStateException(shortId() + " used before attach() on its worker thread");
     }
-    return new CudaWorkload(program, this::function, this::cublas);
+    return new CudaWorkload(program, this::function, this::cublas,
+        peer -> new PeerContext(shortId(), device, context, peer, hostDevices), staging);
   }
 
   /** cuBLAS, loaded the first time a program needs it; {@link UnavailableException} with the reason otherwise. */
@@ -145,6 +181,15 @@ public final class CudaDevice implements Device {
     return GpuConditions.query(info.uuid() != null ? info.uuid() : Integer.toString(ordinal));
   }
 
+  /** NVML's clocks of this GPU (by its CUDA UUID), found the first time a case asks; or why they cannot be read. */
+  @Override
+  public io.busload.agent.device.ClockSensor clockSensor() {
+    if (clockSensor == null) {
+      clockSensor = io.busload.agent.cuda.nvml.Nvml.sensor(info.uuid());
+    }
+    return clockSensor;
+  }
+
   /**
    * After an error that leaves the context unusable (illegal address, launch failure, ...), every later call
    * in it fails: reset the primary context, make it current again and reload the fatbin (and cuBLAS's handle).
@@ -154,6 +199,7 @@ public final class CudaDevice implements Device {
     if (!(error instanceof CudaException cuda) || !Cuda.isSticky(cuda.result())) {
       return null;
     }
+    staging.close(); // its page-locked registrations belong to the context about to be reset
     if (cublas != null) {
       cublas.close();
       cublas = null;
@@ -171,6 +217,7 @@ public final class CudaDevice implements Device {
 
   @Override
   public void close() {
+    staging.close();
     if (cublas != null) {
       cublas.close();
       cublas = null;

@@ -43,11 +43,18 @@ public final class CudaDiscovery {
         return List.of();
       }
       String driver = driverVersion();
-      List<CudaDevice> devices = new ArrayList<>();
+      List<CUdevice> handles = new ArrayList<>();
       for (int ordinal = 0; ordinal < count[0]; ordinal++) {
         CUdevice device = new CUdevice();
         Cuda.check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet", "ordinal=" + ordinal);
-        devices.add(new CudaDevice(ordinal, device, describe(host, ordinal, device, driver)));
+        handles.add(device);
+      }
+      java.util.Map<String, String> topo = count[0] > 1 ? HostTopology.nvidiaSmiTopo() : java.util.Map.of();
+      List<CudaDevice> devices = new ArrayList<>();
+      for (int ordinal = 0; ordinal < count[0]; ordinal++) {
+        CUdevice device = handles.get(ordinal);
+        devices.add(new CudaDevice(ordinal, count[0], device,
+            describe(host, ordinal, device, driver).withTopology(topology(ordinal, handles, topo))));
       }
       lastReason = count[0] + " GPU(s)";
       return devices;
@@ -77,6 +84,17 @@ public final class CudaDiscovery {
     return new DeviceInfo(host + "/cuda:" + ordinal, DeviceInfo.CUDA, cString(name), uuid,
         major + "." + minor, sms, l2, memory[0], memoryClockHz, busWidth,
         theoreticalPeak(memoryClockHz, busWidth), driver);
+  }
+
+  /** The GPU's place in the host (issue 14), or null with a warning: a GPU is usable without it. */
+  private static io.busload.protocol.Topology topology(int ordinal, List<CUdevice> devices,
+      java.util.Map<String, String> topo) {
+    try {
+      return HostTopology.of(ordinal, devices, topo);
+    } catch (RuntimeException e) {
+      LOG.warn("cuda:{}: topology not recorded: {}", ordinal, e.getMessage());
+      return null;
+    }
   }
 
   /** Double data rate: memory clock x bus width in bytes x 2 (ARCHITECTURE.md, measuring right). */

@@ -72,7 +72,8 @@ final class GpuConditions {
     return new Conditions(text, throttling, !others.isEmpty());
   }
 
-  private static List<String> run(String... command) throws IOException {
+  /** Runs a command of a few seconds (nvidia-smi), its non-blank output lines; IOException on failure or 10 s. */
+  static List<String> run(String... command) throws IOException {
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -38,6 +38,9 @@ public interface Device extends AutoCloseable {
   /** Clocks, temperature and other processes on the device now (nvidia-smi), or why they are not recorded. */
   Conditions conditions();
 
+  /** Clocks and throttle reasons to read after every sample, or why there are none (issue 12). */
+  ClockSensor clockSensor();
+
   /**
    * Makes the device usable again after an error that poisons its context (an illegal address): a GPU resets
    * its primary context and reloads the fatbin. Returns what was done, in words, or null when nothing was needed.

@@ -5,8 +5,23 @@ import java.util.List;
 
 /** One program with its buffers on a device: run its steps, time them, read every buffer back, free it. */
 public interface Workload extends AutoCloseable {
-  /** Runs the program's steps {@code launches} times back to back; the seconds they took together, device-timed. */
-  double timeBatch(int launches);
+  /**
+   * How a batch was timed (issue 12): held behind a blocking kernel so the GPU ran it back to back, unheld (too
+   * large to hold, or a device with no hold: the host queued launches while the timer ran), or re-timed unheld
+   * because the hold timed out before the host had queued the batch.
+   */
+  enum Hold { HELD, UNHELD, RETIMED }
+
+  /** One timed batch: the seconds all its launches took together, device-timed, and how it was held. */
+  record Batch(double seconds, Hold hold) {}
+
+  /** Runs the program's steps {@code launches} times back to back and times them. */
+  Batch time(int launches);
+
+  /** The seconds of {@link #time}, for callers that need no more. */
+  default double timeBatch(int launches) {
+    return time(launches).seconds();
+  }
 
   /** Host copies of every buffer, in program order: inputs as filled, outputs and scratch as the device left them. */
   List<MemorySegment> download();

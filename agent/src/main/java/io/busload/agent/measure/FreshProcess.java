@@ -30,7 +30,8 @@ public final class FreshProcess implements Measurement.Continuation {
     return new KernelResult(r.schemaVersion(), r.id(), context.runId(), context.sweepId(), context.agentId(),
         r.agentVersion(), r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(),
         r.medianSeconds(), r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(),
-        r.warmupLaunches(), r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
+        r.warmupLaunches(), r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt(),
+        r.counters(), r.origin(), r.status(), r.sampling());
   }
 
   /** The child's command line, for the log and for tests. */

@@ -1,29 +1,35 @@
 package io.busload.agent.measure;
 
+import io.busload.agent.device.Conditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
-import io.busload.agent.device.Workload;
-import io.busload.agent.device.Conditions;
 import io.busload.agent.device.UnavailableException;
+import io.busload.agent.device.Workload;
+import io.busload.agent.report.MethodText;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.Check;
-import io.busload.kernels.KernelCase;
 import io.busload.kernels.Program;
 import io.busload.kernels.Traffic;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The one measurement pipeline; runs on the device's worker thread (every device call blocks). */
+/**
+ * The one measurement pipeline; runs on the device's worker thread (every device call blocks). Each case is a short
+ * recipe ({@link #measure}); the samples are taken by {@link Sampler}; results are typed (issue 12: status, how the
+ * samples were held, stop reason, clocks, L2) and {@link MethodText} puts them in words.
+ */
 public final class Measurement {
   private static final Logger LOG = LoggerFactory.getLogger(Measurement.class);
   /**
@@ -110,112 +116,120 @@ public final class Measurement {
     List<KernelResult> rest = new ArrayList<>();
     for (Plan.Planned planned : plan.cases().subList(fromCase, plan.cases().size())) {
       rest.add(planned.program() == null
-          ? skipped(plan.suite(), planned.kernelCase(), planned.size(), "skipped: " + planned.skipReason())
-          : invalid(plan.suite(), planned.kernelCase(), planned.size(), planned.program().traffic(), List.of(why)));
+          ? notRun(plan.suite(), planned, ResultStatus.SKIPPED, planned.skipReason())
+          : failed(plan.suite(), planned, ResultStatus.DEVICE_FAILED, List.of(why)));
     }
     return rest;
   }
 
-  /** Allocate, fill, poison, run once and check, warm up, sample until the rule stops, summarise, free. */
+  /**
+   * One case, as a recipe: check the first launch's output, warm up and calibrate, sample until the rule stops,
+   * summarise. Allocation, input fill and poisoning happen in {@link Device#prepare}; freeing when the workload
+   * closes.
+   */
   public KernelResult measure(String suite, Plan.Planned planned) {
-    KernelCase kernel = planned.kernelCase();
     if (planned.program() == null) {
-      return skipped(suite, kernel, planned.size(), "skipped: " + planned.skipReason());
+      return notRun(suite, planned, ResultStatus.SKIPPED, planned.skipReason());
     }
-    Program program = planned.program();
-    Traffic traffic = program.traffic();
     // nvidia-smi takes a while to answer: read the "before" state while the buffers are allocated and filled.
-    java.util.concurrent.CompletableFuture<Conditions> reading =
-        java.util.concurrent.CompletableFuture.supplyAsync(device::conditions);
-    try (Workload workload = device.prepare(program)) {
-      workload.timeBatch(1);
-      Check check = program.check(workload.download());
+    CompletableFuture<Conditions> before = CompletableFuture.supplyAsync(device::conditions);
+    try (CountedWorkload workload = new CountedWorkload(device.prepare(planned.program()))) {
+      Check check = checkFirstLaunch(workload, planned.program());
       if (!check.passed()) {
-        List<String> mismatches = new ArrayList<>(check.mismatches());
-        mismatches.add(check.mismatchCount() + " of " + check.checked() + " elements differ");
-        return invalid(suite, kernel, planned.size(), traffic, mismatches);
+        return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(check));
       }
-
-      Conditions before = reading.join();
-      double probe = workload.timeBatch(1);
-      int warmupLaunches = launchesFor(WARMUP_SAMPLES * device.sampleTargetSeconds(), probe, MIN_WARMUP_LAUNCHES);
-      double warmup = workload.timeBatch(warmupLaunches);
-      int launches = launchesFor(device.sampleTargetSeconds(), warmup / warmupLaunches, 1);
-      // The warm-up average includes the first, slow launches (JIT on a CPU, clocks ramping on a GPU):
-      // time a batch at the calibrated size and resize it until one batch lasts at least the target.
-      int calibrationLaunches = 0;
-      for (int round = 0; round < 3; round++) {
-        double batch = workload.timeBatch(launches);
-        calibrationLaunches += launches;
-        if (batch >= device.sampleTargetSeconds()) {
-          break;
-        }
-        launches = launchesFor(device.sampleTargetSeconds(), batch / launches, launches);
-      }
-
-      List<Double> samples = new ArrayList<>();
-      long start = System.nanoTime();
-      String stopReason;
-      do {
-        samples.add(workload.timeBatch(launches) / launches);
-        stopReason = stoppingRule.stopReason(samples, (System.nanoTime() - start) / 1e9);
-      } while (stopReason == null);
+      Calibration calibration = calibrate(workload);
+      Sampler.Sampled sampled = Sampler.startingNow(stoppingRule, device.clockSensor())
+          .sample(workload, calibration.launches(), planned.cache());
       Conditions after = device.conditions();
-
-      int warmedUp = 2 + warmupLaunches + calibrationLaunches; // checked launch, probe, warm-up, calibration
-      StringBuilder method = new StringBuilder("warm-up " + warmedUp + " launches; " + samples.size() + " samples of "
-          + launches + " launches " + device.timerDescription() + "; median; stopped at " + stopReason
-          + "; bytes = useful read + written");
-      double median = StoppingRule.median(samples);
-      double bandwidth = traffic.bytes() / median;
-      if (ceiling != null && !kernel.spec().name().equals(Catalog.MEMCPY_D2D.name())) {
-        method.append(String.format(Locale.ROOT, "; %.1f%% of memcpy-d2d in this run", 100 * bandwidth / ceiling));
+      // Issue 12: checked again after the timed launches, so a kernel right only on its first launch fails.
+      Check again = planned.program().checkAfter(workload.download(), workload.launches());
+      if (!again.passed()) {
+        return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatchesAfter(again, workload.launches()));
       }
-      if (device.info().theoreticalPeakBytesPerSecond() > 0) {
-        method.append(String.format(Locale.ROOT, "; %.1f%% of theoretical peak",
-            100 * bandwidth / device.info().theoreticalPeakBytesPerSecond()));
-      }
-      if (StoppingRule.spread(samples) > stoppingRule.maxSpread()) {
-        method.append(String.format(Locale.ROOT, "; WARNING: spread %.2f%% above %.2f%%",
-            100 * StoppingRule.spread(samples), 100 * stoppingRule.maxSpread()));
-      }
-      method.append("; GPU before: ").append(before.text()).append("; after: ").append(after.text());
-      String warning = Conditions.warning(before, after);
-      if (warning != null) {
-        method.append("; ").append(warning);
-      }
-      return result(suite, kernel, planned.size(), traffic, true, List.of(), samples, launches, warmedUp,
-          method.toString());
+      return measured(suite, planned, calibration, sampled, before.join(), after);
     } catch (UnavailableException e) {
-      return skipped(suite, kernel, planned.size(), "unavailable: " + e.getMessage());
+      return notRun(suite, planned, ResultStatus.UNAVAILABLE, e.getMessage());
     } catch (RuntimeException e) {
-      // One kernel fails (a CUDA error, memory the device does not have); the run carries on.
-      String why = e instanceof DeviceException ? e.getMessage() : e.toString();
-      LOG.warn("{} on {} failed: {}", kernel, device.shortId(), why);
-      List<String> reasons = new ArrayList<>(List.of(why));
-      if (e instanceof DeviceException d) {
-        try {
-          String recovered = device.recover(d);
-          if (recovered != null) {
-            reasons.add(recovered);
-          }
-        } catch (RuntimeException r) {
-          reasons.add("recovering the device failed too: " + r.getMessage());
-          deviceLost = why;
-        }
-      }
-      return invalid(suite, kernel, planned.size(), traffic, reasons);
+      return failed(suite, planned, ResultStatus.DEVICE_FAILED, recoverFrom(planned, e));
     }
   }
 
-  /** Whether a result is a skipped or unavailable case rather than a failure (its method says so). */
-  public static boolean skipped(KernelResult result) {
-    return !result.valid() && (result.method().startsWith("skipped: ") || result.method().startsWith("unavailable: "));
+  private static Check checkFirstLaunch(Workload workload, Program program) {
+    workload.time(1);
+    return program.check(workload.download());
   }
 
-  private KernelResult skipped(String suite, KernelCase kernel, long size, String reason) {
-    LOG.info("{} on {}: {}", kernel, device.shortId(), reason);
-    return result(suite, kernel, size, new Traffic(0, 0, 0), false, List.of(reason), List.of(), 0, 0, reason);
+  private static List<String> mismatchesAfter(Check check, long launches) {
+    List<String> mismatches = new ArrayList<>();
+    check.mismatches().forEach(m -> mismatches.add("after " + launches + " launches: " + m));
+    mismatches.add(check.mismatchCount() + " of " + check.checked() + " elements differ after " + launches
+        + " launches (the first launch's output passed)");
+    return mismatches;
+  }
+
+  private static List<String> mismatches(Check check) {
+    List<String> mismatches = new ArrayList<>(check.mismatches());
+    mismatches.add(check.mismatchCount() + " of " + check.checked() + " elements differ");
+    return mismatches;
+  }
+
+  /**
+   * Launches per sample and launches run before the first.
+   *
+   * @param warmupLaunches every launch before the first sample: the checked one, the probe, warm-up, calibration
+   */
+  record Calibration(int warmupLaunches, int launches) {}
+
+  /**
+   * Warm-up for {@link #WARMUP_SAMPLES} sample targets, then batches resized until one lasts the device's sample
+   * target: the warm-up average includes the first, slow launches (JIT on a CPU, clocks ramping on a GPU).
+   */
+  Calibration calibrate(Workload workload) {
+    double target = device.sampleTargetSeconds();
+    double probe = workload.time(1).seconds();
+    int warmup = launchesFor(WARMUP_SAMPLES * target, probe, MIN_WARMUP_LAUNCHES);
+    int launches = launchesFor(target, workload.time(warmup).seconds() / warmup, 1);
+    int calibrationLaunches = 0;
+    for (int round = 0; round < 3; round++) {
+      double batch = workload.time(launches).seconds();
+      calibrationLaunches += launches;
+      if (batch >= target) {
+        break;
+      }
+      launches = launchesFor(target, batch / launches, launches);
+    }
+    return new Calibration(2 + warmup + calibrationLaunches, launches);
+  }
+
+  private KernelResult measured(String suite, Plan.Planned planned, Calibration calibration, Sampler.Sampled sampled,
+      Conditions before, Conditions after) {
+    KernelResult result = result(suite, planned, planned.program().traffic(), ResultStatus.MEASURED, List.of(),
+        sampled.samples(), calibration.launches(), calibration.warmupLaunches(), "", sampled.sampling());
+    boolean isCeiling = planned.kernelCase().spec().name().equals(Catalog.MEMCPY_D2D.name());
+    boolean hostLink = planned.program().buffers().stream().anyMatch(b -> b.memory().onHost());
+    return result.withMethod(MethodText.measured(result, device.timerDescription(), stoppingRule,
+        isCeiling ? null : ceiling, before, after, planned.program().bytesCounted(), hostLink));
+  }
+
+  /** The error that failed a case, and what recovering the device did; marks the device lost when it could not. */
+  private List<String> recoverFrom(Plan.Planned planned, RuntimeException e) {
+    // One kernel fails (a CUDA error, memory the device does not have); the run carries on.
+    String why = e instanceof DeviceException ? e.getMessage() : e.toString();
+    LOG.warn("{} on {} failed: {}", planned.kernelCase(), device.shortId(), why);
+    List<String> reasons = new ArrayList<>(List.of(why));
+    if (e instanceof DeviceException d) {
+      try {
+        String recovered = device.recover(d);
+        if (recovered != null) {
+          reasons.add(recovered);
+        }
+      } catch (RuntimeException r) {
+        reasons.add("recovering the device failed too: " + r.getMessage());
+        deviceLost = why;
+      }
+    }
+    return reasons;
   }
 
   /** Launches so that a batch lasts at least {@code targetSeconds}, given one launch took {@code perLaunch}. */
@@ -227,23 +241,31 @@ public final class Measurement {
     return (int) Math.max(minimum, Math.min(MAX_LAUNCHES_PER_SAMPLE, launches));
   }
 
-  private KernelResult invalid(String suite, KernelCase kernel, long elements, Traffic traffic, List<String> why) {
-    return result(suite, kernel, elements, traffic, false, why, List.of(), 0, 0,
-        "no timing: the output check or a device call failed");
+  private KernelResult notRun(String suite, Plan.Planned planned, ResultStatus status, String reason) {
+    LOG.info("{} on {}: {} ({})", planned.kernelCase(), device.shortId(), status, reason);
+    String method = MethodText.notRun(status, reason);
+    return result(suite, planned, new Traffic(0, 0, 0), status, List.of(method), List.of(), 0, 0, method, null);
   }
 
-  private KernelResult result(String suite, KernelCase kernel, long elements, Traffic traffic, boolean valid,
-      List<String> mismatches, List<Double> samples, int launches, int warmup, String method) {
+  private KernelResult failed(String suite, Plan.Planned planned, ResultStatus status, List<String> why) {
+    Traffic traffic = planned.program() == null ? new Traffic(0, 0, 0) : planned.program().traffic();
+    return result(suite, planned, traffic, status, why, List.of(), 0, 0, MethodText.failed(status), null);
+  }
+
+  private KernelResult result(String suite, Plan.Planned planned, Traffic traffic, ResultStatus status,
+      List<String> mismatches, List<Double> samples, int launches, int warmup, String method, Sampling sampling) {
+    boolean valid = status == ResultStatus.MEASURED;
     double median = samples.isEmpty() ? 0 : StoppingRule.median(samples);
     double min = samples.isEmpty() ? 0 : Collections.min(samples);
     double max = samples.isEmpty() ? 0 : Collections.max(samples);
     double spread = samples.isEmpty() ? 0 : StoppingRule.spread(samples);
-    Map<String, Object> params = new LinkedHashMap<>(kernel.params());
-    params.put("size", elements);
+    Map<String, Object> params = new LinkedHashMap<>(planned.kernelCase().params());
+    params.put("size", planned.size());
     Double bandwidth = valid && median > 0 ? traffic.bytes() / median : null;
     return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), context.runId(), context.sweepId(),
-        context.agentId(), context.agentVersion(), fatbinHash, device.info(), suite, kernel.spec().name(), params,
-        valid, mismatches, median, min, max, spread, samples, launches, warmup, traffic.bytesRead(),
-        traffic.bytesWritten(), traffic.bytes(), bandwidth, method, Instant.now());
+        context.agentId(), context.agentVersion(), fatbinHash, device.info(), suite,
+        planned.kernelCase().spec().name(), params, valid, mismatches, median, min, max, spread, samples, launches,
+        warmup, traffic.bytesRead(), traffic.bytesWritten(), traffic.bytes(), bandwidth, method, Instant.now(), null,
+        null, status, sampling);
   }
 }

@@ -6,6 +6,7 @@ import io.busload.kernels.KernelCase;
 import io.busload.kernels.Program;
 import io.busload.kernels.Sizes;
 import io.busload.kernels.SuiteOptions;
+import io.busload.protocol.CacheResidency;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +25,9 @@ public record Plan(String suite, List<Planned> cases) {
    *
    * @param program null when skipped
    * @param skipReason null when it runs
+   * @param cache the case's working set against the device's L2 (issue 12); null when skipped
    */
-  public record Planned(KernelCase kernelCase, long size, Program program, String skipReason) {}
+  public record Planned(KernelCase kernelCase, long size, Program program, String skipReason, CacheResidency cache) {}
 
   /** The cases from {@code first} on (0-based), as a fresh process continues a run after a lost device. */
   public Plan from(int first) {
@@ -37,7 +39,9 @@ public record Plan(String suite, List<Planned> cases) {
 
   public static Plan resolve(String suite, SuiteOptions options, DeviceLimits limits, String deviceId) {
     List<Planned> planned = new ArrayList<>();
-    List<KernelCase> cases = Catalog.cases(suite, options);
+    // A case may stand for several on this host (issue 14: the peer axis's "every other GPU").
+    List<KernelCase> cases = Catalog.cases(suite, options).stream()
+        .flatMap(c -> Catalog.familyOf(c).casesOn(c, limits).stream()).toList();
     // One explicit size means something different in each family (elements, side, particles): in a suite of
     // several families a size one family cannot take skips that family's cases with the reason (issue 3:
     // "invalid combinations are skipped with a reason, not failed"); in a one-family suite it is an error.
@@ -53,7 +57,7 @@ public record Plan(String suite, List<Planned> cases) {
           throw e;
         }
         planned.add(new Planned(kernelCase, size, null, e.getMessage() + " (the size applies to every family of suite "
-            + suite + ")"));
+            + suite + ")", null));
         continue;
       }
       var skip = program.skipReason(limits);
@@ -62,7 +66,11 @@ public record Plan(String suite, List<Planned> cases) {
         throw new IllegalArgumentException(SuiteOptions.SIZE + ": " + kernelCase + " at size " + size + " needs "
             + Sizes.bytes(program.deviceBytes()) + ", only " + Sizes.bytes(limits.freeBytes()) + " free on " + deviceId);
       }
-      planned.add(new Planned(kernelCase, size, skip.isPresent() ? null : program, skip.orElse(null)));
+      // Issue 12: every buffer is what L2 could hold between launches; under four L2s the bandwidth may be the
+      // cache's, so the result is flagged (or labelled a study when the user asked for one), never silently reported.
+      planned.add(skip.isPresent() ? new Planned(kernelCase, size, null, skip.get(), null)
+          : new Planned(kernelCase, size, program, null,
+              CacheResidency.of(program.deviceBytes(), limits.l2Bytes(), options.cacheStudy())));
     }
     return new Plan(suite, planned);
   }

@@ -1,5 +1,6 @@
 package io.busload.agent.measure;
 
+import io.busload.protocol.StopReason;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,18 +23,37 @@ public record StoppingRule(int minSamples, int window, double maxSpread, double 
     return new StoppingRule(10, 10, 0.005, timeCapSeconds, 1000);
   }
 
-  /** Why sampling stops now, or null to go on. */
+  /** Why sampling stops now, in words, or null to go on; every sample counts as clean. */
   public String stopReason(List<Double> samples, double elapsedSeconds) {
-    if (samples.size() >= maxSamples) {
-      return "sample cap " + maxSamples;
+    StopReason stop = stop(samples, samples.size(), elapsedSeconds);
+    return stop == null ? null : describe(stop);
+  }
+
+  /**
+   * Why sampling stops now, or null to go on (issue 12). The spread is judged on the {@code clean} samples (those
+   * kept: not taken while throttled); the caps count every one {@code timed}, so a GPU that throttles throughout
+   * still stops at the time cap once three samples were timed.
+   */
+  public StopReason stop(List<Double> clean, int timed, double elapsedSeconds) {
+    if (timed >= maxSamples) {
+      return StopReason.SAMPLE_CAP;
     }
-    if (samples.size() >= minSamples && spread(samples.subList(samples.size() - window, samples.size())) < maxSpread) {
-      return "spread of the last " + window + " under " + plain(maxSpread * 100) + "%";
+    if (clean.size() >= minSamples && spread(clean.subList(clean.size() - window, clean.size())) < maxSpread) {
+      return StopReason.SPREAD_SETTLED;
     }
-    if (elapsedSeconds >= timeCapSeconds && samples.size() >= Math.min(minSamples, 3)) {
-      return "time cap " + plain(timeCapSeconds) + " s";
+    if (elapsedSeconds >= timeCapSeconds && timed >= Math.min(minSamples, 3)) {
+      return StopReason.TIME_CAP;
     }
     return null;
+  }
+
+  /** This rule's {@code reason} in words, with its thresholds. */
+  public String describe(StopReason reason) {
+    return switch (reason) {
+      case SAMPLE_CAP -> "sample cap " + maxSamples;
+      case SPREAD_SETTLED -> "spread of the last " + window + " under " + plain(maxSpread * 100) + "%";
+      case TIME_CAP -> "time cap " + plain(timeCapSeconds) + " s";
+    };
   }
 
   /** {@code (max - min) / median}. */

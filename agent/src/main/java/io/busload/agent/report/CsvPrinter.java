@@ -9,13 +9,14 @@ import java.util.Map;
 
 /**
  * CSV with the coordinator's columns (docs/contract.md) plus {@code launchesPerSample}, {@code method} and the
- * fractions of the memcpy row of the same run and of the theoretical peak ({@link Ceilings}), then the rest of the
+ * fractions of the run's measured ceiling and of the theoretical peak ({@link Ceilings}), then the rest of the
  * record ({@link ResultCsv#CARRIED}: device fingerprint, environment, every sample), so that {@code ./busload push}
- * can bring a CSV file to a coordinator as whole as a JSON one (issue 11). Params as {@code elements=1024;stride=4},
+ * can bring a CSV file to a coordinator as whole as a JSON one (issue 11), and last how it was measured as typed
+ * columns ({@link ResultCsv#SAMPLING}, issue 12). Params as {@code elements=1024;stride=4},
  * seconds and bytes/s in SI, bandwidth empty when invalid.
  */
 public final class CsvPrinter implements ResultPrinter {
-  static final String FRACTION_OF_MEMCPY = "fractionOfMemcpy";
+  static final String FRACTION_OF_CEILING = "fractionOfCeiling";
   static final String FRACTION_OF_PEAK = "fractionOfPeak";
   /** The columns in order: what results CSV always had first, the derived fractions, then the rest. */
   public static final List<String> COLUMNS = columns();
@@ -24,9 +25,10 @@ public final class CsvPrinter implements ResultPrinter {
   private static List<String> columns() {
     List<String> columns = new ArrayList<>(ResultCsv.SUMMARY);
     columns.addAll(ResultCsv.METHOD);
-    columns.add(FRACTION_OF_MEMCPY);
+    columns.add(FRACTION_OF_CEILING);
     columns.add(FRACTION_OF_PEAK);
     columns.addAll(ResultCsv.CARRIED);
+    columns.addAll(ResultCsv.SAMPLING);
     return List.copyOf(columns);
   }
 
@@ -38,7 +40,7 @@ public final class CsvPrinter implements ResultPrinter {
       List<String> row = new ArrayList<>(COLUMNS.size());
       for (String column : COLUMNS) {
         row.add(field(switch (column) {
-          case FRACTION_OF_MEMCPY -> ceilings.ofMemcpy(r).orElse(null);
+          case FRACTION_OF_CEILING -> ceilings.ofMeasured(r).orElse(null);
           case FRACTION_OF_PEAK -> ceilings.ofPeak(r).orElse(null);
           default -> ResultCsv.value(column, r);
         }));

@@ -7,11 +7,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A table for people: GB/s and the fraction of the memcpy ceiling measured in the same run, then how each
+ * A table for people: GB/s and the fraction of the run's measured ceiling ({@link Ceilings}), then how each
  * number was measured. Invalid rows show their first mismatches instead of a speed.
  */
 public final class TablePrinter implements ResultPrinter {
-  static final String CEILING = Ceilings.MEMCPY;
   private static final String ROW = "%-20s %-28s %-6s %12s %10s %9s %8s %8s %12s%n";
 
   @Override
@@ -28,17 +27,20 @@ public final class TablePrinter implements ResultPrinter {
           first.device().theoreticalPeakBytesPerSecond() / 1e9);
     }
     Ceilings ceilings = Ceilings.of(results);
+    ceilings.measured().ifPresent(c -> out.printf(Locale.ROOT, "%s: %.1f GB/s (%s)%n", Ceilings.NAME, c / 1e9,
+        ceilings.measuredBy().orElseThrow()));
     out.println();
-    out.printf(Locale.ROOT, ROW, "kernel", "params", "valid", "median us", "GB/s", "of memcpy", "of peak", "spread",
+    out.printf(Locale.ROOT, ROW, "kernel", "params", "valid", "median us", "GB/s", "of ceil.", "of peak", "spread",
         "samples");
     for (KernelResult r : results) {
       if (r.valid()) {
         out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "yes",
             String.format(Locale.ROOT, "%.2f", r.medianSeconds() * 1e6),
-            String.format(Locale.ROOT, "%.1f", r.bandwidth() / 1e9), percent(ceilings.ofMemcpy(r)),
+            String.format(Locale.ROOT, "%.1f", r.bandwidth() / 1e9), percent(ceilings.ofMeasured(r)),
             percent(ceilings.ofPeak(r)), String.format(Locale.ROOT, "%.2f%%", r.relativeSpread() * 100),
             r.samples().size() + "x" + r.launchesPerSample());
-      } else if (io.busload.agent.measure.Measurement.skipped(r)) {
+        flags(r).forEach(flag -> out.println("    " + flag));
+      } else if (r.status().notRun()) {
         out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "skip", "-", "-", "-", "-", "-", "-");
         out.println("    " + r.method());
       } else {
@@ -50,20 +52,32 @@ public final class TablePrinter implements ResultPrinter {
     }
     out.println();
     out.println("GB/s = 1e9 bytes/s of useful bytes read + written per launch / median seconds per launch;");
-    out.println("of memcpy = fraction of the memcpy-d2d bandwidth measured in this run; of peak = fraction of the");
-    out.println("theoretical peak (memory clock x bus width x 2); skip = skipped or unavailable on this device.");
+    out.println("of ceil. = fraction of the " + Ceilings.NAME + ": the best bandwidth of this run, memcpy-d2d included");
+    out.println("(read-heavy kernels beat memcpy's 1:1 mix); of peak = fraction of the theoretical peak (memory");
+    out.println("clock x bus width x 2); skip = skipped or unavailable on this device.");
     printPercentOfCublas(results, out);
     out.println("method:");
     for (KernelResult r : results) {
-      if (!skippedOrInvalid(r)) {
+      if (!r.status().notRun()) {
         out.printf("  %s %s: %s%n", r.kernel(), CsvPrinter.params(r.params()), r.method());
       }
     }
     out.flush();
   }
 
-  private static boolean skippedOrInvalid(KernelResult r) {
-    return io.busload.agent.measure.Measurement.skipped(r);
+  /** What a reader must see beside a speed (issue 12): the L2 verdict, and throttling that left too few samples. */
+  static List<String> flags(KernelResult r) {
+    List<String> flags = new java.util.ArrayList<>();
+    if (r.sampling() == null) {
+      return flags;
+    }
+    if (r.sampling().cache().underL2()) {
+      flags.add(MethodText.cache(r.sampling().cache()));
+    }
+    if (r.sampling().clocks().tooFewCleanSamples() || r.sampling().clocks().throttledSamplesDropped() > 0) {
+      flags.add(MethodText.clocks(r.sampling().clocks()));
+    }
+    return flags;
   }
 
   private static String percent(Optional<Double> fraction) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.busload.agent.measure.Plan;
+import io.busload.agent.measure.SamplingMethod;
+import io.busload.agent.measure.StoppingRule;
 import io.busload.kernels.Arg;
 import io.busload.kernels.Buffer;
 import io.busload.kernels.DeviceLimits;
@@ -46,6 +48,28 @@ class PlanFileTest {
     assertThat(steps).anyMatch(s -> s instanceof Step.Kernel k && k.args().stream().anyMatch(a -> a instanceof Arg.F32));
   }
 
+  /** Issue 14: buffers in host and peer memory, copies by engine and two at once come back exactly. */
+  @Test
+  void writeThenParse_interconnectOnTwoGpus_memoriesLinksAndConcurrentStepsComeBack() {
+    DeviceLimits pair = new DeviceLimits(DeviceLimits.CUDA, 140L << 30, 130L << 30, 60L << 20, 132, 0, 2);
+    Plan plan = Plan.resolve("interconnect", SuiteOptions.parse(Map.of("bytes", "4096")), pair, "cuda:0");
+
+    String text = PlanFile.write(plan, "cuda:0");
+    List<PlanFile.Case> parsed = PlanFile.parse(text);
+
+    assertThat(parsed).hasSameSizeAs(plan.cases()).allMatch(PlanFile.Case::runs);
+    for (int i = 0; i < parsed.size(); i++) {
+      assertThat(parsed.get(i).buffers()).isEqualTo(plan.cases().get(i).program().buffers());
+      assertThat(parsed.get(i).steps()).isEqualTo(plan.cases().get(i).program().steps());
+    }
+    assertThat(parsed).extracting(PlanFile.Case::params).contains("bytes=4096;peer=1;size=4096");
+    assertThat(text).contains("buffer 0 src fp32 1024 4096 input random pinned\n", "link 1 0 4096\n",
+        "concurrent 2\nlink 1 0 4096\nlink 3 2 4096\n", "buffer 1 dst fp32 1024 4096 output poison peer\n");
+    // Device memory keeps the 8-token buffer line older harnesses read.
+    assertThat(text.lines().filter(l -> l.startsWith("buffer ") && l.split(" ").length == 8)).isNotEmpty();
+    assertThat(text).doesNotContain(" device\n");
+  }
+
   @Test
   void write_gatherSuite_indexBuffersSayIotaOrPermutationAndOutputsPoison() {
     Plan plan = Plan.resolve("gather", new SuiteOptions(OptionalLong.of(4096), Map.of()), GPU, "cuda:0");
@@ -76,13 +100,26 @@ class PlanFileTest {
 
   @Test
   void parse_unknownRecord_failsNamingTheLine() {
-    assertThatThrownBy(() -> PlanFile.parse("busload-plan 1 s cuda:0\ncase k size=1\nlaunch x\n"))
+    assertThatThrownBy(() -> PlanFile.parse("busload-plan 2 s cuda:0\ncase k size=1\nlaunch x\n"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 3").hasMessageContaining("launch");
   }
 
   @Test
+  void sampling_writtenWithThePlan_readBackExactly() {
+    Plan plan = Plan.resolve("stride", new SuiteOptions(OptionalLong.of(4096), Map.of()), GPU, "cuda:0");
+    SamplingMethod sampling = new SamplingMethod(10, 3, 5e-3, 1 << 20, new StoppingRule(10, 10, 0.005, 2.0, 1000));
+
+    String text = PlanFile.write(plan, "cuda:0", sampling);
+
+    assertThat(text.lines().skip(1).findFirst()).contains("method 10 3 0.005 1048576 10 10 0.005 2.0 1000");
+    assertThat(PlanFile.sampling(text)).contains(sampling);
+    assertThat(PlanFile.parse(text)).hasSameSizeAs(plan.cases());
+    assertThat(PlanFile.sampling(PlanFile.write(plan, "cuda:0"))).isEmpty();
+  }
+
+  @Test
   void parse_caseWithoutEnd_fails() {
-    assertThatThrownBy(() -> PlanFile.parse("busload-plan 1 s cuda:0\ncase k size=1\ncopy 1 0 4\n"))
+    assertThatThrownBy(() -> PlanFile.parse("busload-plan 2 s cuda:0\ncase k size=1\ncopy 1 0 4\n"))
         .hasMessageContaining("has no end");
   }
 }

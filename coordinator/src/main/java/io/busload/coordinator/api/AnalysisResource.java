@@ -24,17 +24,21 @@ public record AnalysisResource(Vertx vertx, Analysis analysis) implements ApiRes
     api.at("/api/regressions").get("/").handler(this::regressions);
   }
 
-  /** One model's row of a comparison: bandwidth and its fractions of the two ceilings (null when unknown). */
+  /**
+   * One model's row of a comparison: bandwidth and its fractions of the two ceilings (null when unknown): the
+   * measured ceiling of its run (the best valid bandwidth of a run that timed memcpy-d2d, and the kernel that set
+   * it; issue 12) and the theoretical peak.
+   */
   record ComparisonView(String model, String deviceId, UUID resultId, String runId, Instant measuredAt, double bandwidth,
-      Double memcpyBandwidth, Double fractionOfMemcpy, Double theoreticalPeak, Double fractionOfPeak,
-      double relativeSpread) {
+      Double ceilingBandwidth, String ceilingKernel, Double fractionOfCeiling, Double theoreticalPeak,
+      Double fractionOfPeak, double relativeSpread) {
 
     static ComparisonView of(Analysis.ComparisonRow r) {
-      Double memcpy = r.memcpyBandwidth();
+      Double ceiling = r.ceilingBandwidth();
       Double peak = r.theoreticalPeak() > 0 ? r.theoreticalPeak() : null;
-      return new ComparisonView(r.model(), r.deviceId(), r.resultId(), r.runId(), r.measuredAt(), r.bandwidth(), memcpy,
-          memcpy == null || memcpy <= 0 ? null : r.bandwidth() / memcpy, peak, peak == null ? null : r.bandwidth() / peak,
-          r.relativeSpread());
+      return new ComparisonView(r.model(), r.deviceId(), r.resultId(), r.runId(), r.measuredAt(), r.bandwidth(),
+          ceiling, r.ceilingKernel(), ceiling == null || ceiling <= 0 ? null : r.bandwidth() / ceiling, peak,
+          peak == null ? null : r.bandwidth() / peak, r.relativeSpread());
     }
   }
 

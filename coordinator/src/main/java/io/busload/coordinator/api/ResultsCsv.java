@@ -2,15 +2,25 @@ package io.busload.coordinator.api;
 
 import io.busload.coordinator.store.Params;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultCsv;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** Results as CSV rows (docs/contract.md, REST): SI units, bandwidth in bytes/s and empty when invalid. */
+/**
+ * Results as CSV rows (docs/contract.md, REST): SI units, bandwidth in bytes/s and empty when invalid; then how each
+ * was measured ({@link ResultCsv#SAMPLING}, issue 12), empty where nothing was timed or read.
+ */
 final class ResultsCsv {
-  static final List<String> HEADER = List.of("id", "sweepId", "runId", "measuredAt", "deviceId", "deviceName", "kernel",
-      "params", "valid", "medianSeconds", "minSeconds", "maxSeconds", "relativeSpread", "samples", "bytes",
-      "bandwidth");
+  static final List<String> HEADER = header(List.of("id", "sweepId", "runId", "measuredAt", "deviceId", "deviceName",
+      "kernel", "params", "valid", "medianSeconds", "minSeconds", "maxSeconds", "relativeSpread", "samples", "bytes",
+      "bandwidth"));
+
+  private static List<String> header(List<String> summary) {
+    List<String> all = new java.util.ArrayList<>(summary);
+    all.addAll(ResultCsv.SAMPLING);
+    return List.copyOf(all);
+  }
 
   private ResultsCsv() {}
 
@@ -19,9 +29,10 @@ final class ResultsCsv {
   }
 
   static String row(KernelResult r) {
-    return line(Stream.of(r.id(), r.sweepId(), r.runId(), r.measuredAt(), r.device().id(), r.device().name(),
-        r.kernel(), Params.text(r.params()), r.valid(), r.medianSeconds(), r.minSeconds(),
-        r.maxSeconds(), r.relativeSpread(), r.samples().size(), r.bytes(), r.bandwidth()));
+    return line(Stream.concat(Stream.of(r.id(), r.sweepId(), r.runId(), r.measuredAt(), r.device().id(),
+        r.device().name(), r.kernel(), Params.text(r.params()), r.valid(), r.medianSeconds(), r.minSeconds(),
+        r.maxSeconds(), r.relativeSpread(), r.samples().size(), r.bytes(), r.bandwidth()),
+        ResultCsv.SAMPLING.stream().map(column -> ResultCsv.value(column, r))));
   }
 
   private static String line(Stream<?> values) {

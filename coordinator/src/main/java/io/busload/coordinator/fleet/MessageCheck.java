@@ -136,7 +136,8 @@ final class MessageCheck {
         r.launchesPerSample() < 0 || r.warmupLaunches() < 0 ? "launchesPerSample: must not be negative" : null,
         r.bytes() < 0 || r.bytesRead() < 0 || r.bytesWritten() < 0 ? "bytes: must not be negative" : null,
         r.counters() == null ? null : io.busload.coordinator.store.ResultCounters.problem(r.counters()),
-        r.counters() == null ? null : counterText(r.counters()));
+        r.counters() == null ? null : counterText(r.counters()),
+        r.sampling() == null ? null : text("sampling.clocks.note", r.sampling().clocks().note(), 1000, false));
     if (problem != null) {
       return problem;
     }

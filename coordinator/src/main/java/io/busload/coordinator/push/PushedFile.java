@@ -104,15 +104,43 @@ record PushedFile(Format format, List<Row> rows) {
         throw PushRefused.unreadable("content after the array of results", parser.currentTokenLocation().getLineNr());
       }
     } catch (JsonEOFException e) {
-      throw PushRefused.unreadable("the file ends in the middle of " + (rows.isEmpty() ? "its first result"
-          : "result " + (rows.size() + 1)) + " (truncated?): " + e.getOriginalMessage(), e.getLocation().getLineNr());
+      throw truncated(rows, e);
     } catch (JsonProcessingException e) {
+      if (atEnd(body, e)) {
+        throw truncated(rows, e); // a cut inside a token: 'nul' of null, half a number
+      }
       throw PushRefused.unreadable("not valid JSON: " + e.getOriginalMessage(),
           e.getLocation() == null ? null : e.getLocation().getLineNr());
     } catch (IOException e) {
       throw PushRefused.unreadable("cannot be read: " + e.getMessage(), null);
     }
     return nonEmpty(new PushedFile(Format.JSON, rows));
+  }
+
+  private static PushRefused truncated(List<Row> rows, JsonProcessingException e) {
+    return PushRefused.unreadable("the file ends in the middle of " + (rows.isEmpty() ? "its first result"
+        : "result " + (rows.size() + 1)) + " (truncated?): " + e.getOriginalMessage(), e.getLocation().getLineNr());
+  }
+
+  /**
+   * Whether the parser failed on the file's last token, cut short: Jackson places such an error at the token's
+   * start, and from there to the end there is nothing but the token ('nul', '12.').
+   */
+  private static boolean atEnd(byte[] body, JsonProcessingException e) {
+    if (e.getLocation() == null || e.getLocation().getByteOffset() < 0) {
+      return false;
+    }
+    int end = body.length;
+    while (end > 0 && Character.isWhitespace(body[end - 1])) {
+      end--;
+    }
+    for (long i = e.getLocation().getByteOffset(); i < end; i++) {
+      byte b = body[(int) i];
+      if (Character.isWhitespace(b) || "{}[],:".indexOf(b) >= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** One result object: the line of each field, then the object decoded as results from the event bus are. */

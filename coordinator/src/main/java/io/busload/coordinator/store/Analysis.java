@@ -12,7 +12,11 @@ import java.util.UUID;
 
 /** The read side that compares results: across device models, and against a device's own history. */
 public final class Analysis {
-  /** The ceiling each result is set against: a device-to-device copy timed in the same run (kernels' Catalog). */
+  /**
+   * The device-to-device copy every suite times first (kernels' Catalog): a run with a valid one has a measured
+   * ceiling, the best bandwidth of any valid result of that run (issue 12; agent's report.Ceilings says why memcpy
+   * alone was none).
+   */
   public static final String MEMCPY_KERNEL = "memcpy-d2d";
 
   private final Database db;
@@ -21,9 +25,14 @@ public final class Analysis {
     this.db = db;
   }
 
-  /** One device model's latest valid result for a kernel and params, with its two ceilings. */
+  /**
+   * One device model's latest valid result for a kernel and params, with its two ceilings.
+   *
+   * @param ceilingBandwidth the measured ceiling of its run, null when the run has no valid memcpy-d2d
+   * @param ceilingKernel the kernel that set it, null with it
+   */
   public record ComparisonRow(String model, String deviceId, UUID resultId, String runId, Instant measuredAt,
-      double bandwidth, Double memcpyBandwidth, double theoreticalPeak, double relativeSpread) {}
+      double bandwidth, Double ceilingBandwidth, String ceilingKernel, double theoreticalPeak, double relativeSpread) {}
 
   /**
    * The latest valid result of {@code kernel} with {@code params} per device model. Distinct models are found by
@@ -38,24 +47,25 @@ public final class Analysis {
           SELECT (SELECT r.model FROM results r WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model > m.model
                   ORDER BY r.model LIMIT 1)
           FROM models m WHERE m.model IS NOT NULL)
-        SELECT x.model, x.device_id, x.id, x.run_id, x.measured_at, x.bandwidth, mc.bandwidth, x.theoretical_peak,
-               x.relative_spread
+        SELECT x.model, x.device_id, x.id, x.run_id, x.measured_at, x.bandwidth, mc.bandwidth, mc.kernel,
+               x.theoretical_peak, x.relative_spread
         FROM models m
         CROSS JOIN LATERAL (
           SELECT r.model, r.device_id, r.id, r.run_id, r.measured_at, r.bandwidth, r.theoretical_peak, r.relative_spread
           FROM results r WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model = m.model
           ORDER BY r.measured_at DESC LIMIT 1) x
         LEFT JOIN LATERAL (
-          SELECT c.bandwidth FROM results c WHERE c.run_id = x.run_id AND c.kernel = ? AND c.valid
-          ORDER BY c.measured_at DESC LIMIT 1) mc ON TRUE
+          SELECT c.bandwidth, c.kernel FROM results c WHERE c.run_id = x.run_id AND c.valid
+            AND EXISTS (SELECT 1 FROM results m WHERE m.run_id = x.run_id AND m.kernel = ? AND m.valid)
+          ORDER BY c.bandwidth DESC LIMIT 1) mc ON TRUE
         WHERE m.model IS NOT NULL
         ORDER BY x.model""";
     Database.Binder bind = s -> Database.strings(s, kernel, params, kernel, params, kernel, params, MEMCPY_KERNEL);
     return db.list(sql, bind, rs -> {
-      double memcpy = rs.getDouble(7);
-      Double memcpyOrNull = rs.wasNull() ? null : memcpy;
+      double ceiling = rs.getDouble(7);
+      Double ceilingOrNull = rs.wasNull() ? null : ceiling;
       return new ComparisonRow(rs.getString(1), rs.getString(2), rs.getObject(3, UUID.class), rs.getString(4),
-          Database.instant(rs, 5), rs.getDouble(6), memcpyOrNull, rs.getDouble(8), rs.getDouble(9));
+          Database.instant(rs, 5), rs.getDouble(6), ceilingOrNull, rs.getString(8), rs.getDouble(9), rs.getDouble(10));
     });
   }
 

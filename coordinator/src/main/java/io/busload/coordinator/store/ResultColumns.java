@@ -1,8 +1,10 @@
 package io.busload.coordinator.store;
 
+import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.Sampling;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,20 +26,27 @@ final class ResultColumns {
   static final String INSERT = "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
       + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
       + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
-      + " agent_version, fatbin_hash, samples, result_json)"
+      + " agent_version, fatbin_hash, samples, result_json, status, held_samples, unheld_samples, retimed_samples,"
+      + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, throttle_reasons,"
+      + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes)"
       + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
       + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, ?, t.model, t.theoretical_peak,"
       + " t.driver_version, t.agent_version, t.fatbin_hash, (?::float8[])[t.first_sample:t.last_sample],"
-      + " convert_from(t.result_json, 'UTF8')"
+      + " convert_from(t.result_json, 'UTF8'), t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
+      + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.throttle_reasons,"
+      + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes"
       + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
       + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
       + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
-      + " ?::bytea[])"
+      + " ?::bytea[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
+      + " ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[])"
       + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
       + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
-      + " last_sample, result_json)"
+      + " last_sample, result_json, status, held_samples, unheld_samples, retimed_samples, stop_reason,"
+      + " clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, throttle_reasons, throttled_samples_dropped,"
+      + " too_few_clean_samples, cache_residency, working_set_bytes)"
       + " ON CONFLICT (id) DO NOTHING RETURNING id";
 
   final List<KernelResult> records;
@@ -69,6 +78,20 @@ final class ResultColumns {
   final int[] lastSample;
   final double[] samples;
   final byte[][] json;
+  /** Issue 12's columns: nullable where nothing was timed or read, so boxed and sent as arrays with NULLs. */
+  final String[] statuses;
+  final Integer[] held;
+  final Integer[] unheld;
+  final Integer[] retimed;
+  final String[] stopReasons;
+  final String[] clocksReadings;
+  final Integer[] smMin;
+  final Integer[] smMax;
+  final Long[] throttleReasons;
+  final Integer[] throttledDropped;
+  final Boolean[] tooFewClean;
+  final String[] cacheResidencies;
+  final Long[] workingSets;
   /** A SHA-256 per result was a tenth of the insert's time; a batch holds few devices. */
   private final Map<DeviceInfo, String> fingerprintOf = new HashMap<>();
   private int row;
@@ -103,6 +126,19 @@ final class ResultColumns {
     firstSample = new int[n];
     lastSample = new int[n];
     json = new byte[n][];
+    statuses = new String[n];
+    held = new Integer[n];
+    unheld = new Integer[n];
+    retimed = new Integer[n];
+    stopReasons = new String[n];
+    clocksReadings = new String[n];
+    smMin = new Integer[n];
+    smMax = new Integer[n];
+    throttleReasons = new Long[n];
+    throttledDropped = new Integer[n];
+    tooFewClean = new Boolean[n];
+    cacheResidencies = new String[n];
+    workingSets = new Long[n];
     int sampleCount = 0;
     for (ResultStore.Incoming incoming : results) {
       sampleCount += incoming.result().samples().size();
@@ -146,6 +182,27 @@ final class ResultColumns {
     }
     lastSample[i] = sample;
     json[i] = given != null ? given : JsonCodec.toJson(r);
+    statuses[i] = r.status().name();
+    addSampling(i, r.sampling());
+  }
+
+  private void addSampling(int i, Sampling s) {
+    if (s == null) {
+      return;
+    }
+    held[i] = s.heldSamples();
+    unheld[i] = s.unheldSamples();
+    retimed[i] = s.retimedSamples();
+    stopReasons[i] = s.stopReason().name();
+    Clocks clocks = s.clocks();
+    clocksReadings[i] = clocks.reading().name();
+    smMin[i] = clocks.smMinMHz();
+    smMax[i] = clocks.smMaxMHz();
+    throttleReasons[i] = clocks.throttleReasons();
+    throttledDropped[i] = clocks.throttledSamplesDropped();
+    tooFewClean[i] = clocks.tooFewCleanSamples();
+    cacheResidencies[i] = s.cache().residency().name();
+    workingSets[i] = s.cache().workingSetBytes();
   }
 
   /** Binds the samples and then every column, from parameter {@code first} on, in {@link #INSERT}'s order. */
@@ -167,7 +224,26 @@ final class ResultColumns {
     p = texts(c, s, p, drivers, agentVersions, fatbins);
     s.setObject(p++, firstSample);
     s.setObject(p++, lastSample);
-    s.setObject(p, json);
+    s.setObject(p++, json);
+    p = texts(c, s, p, statuses);
+    p = arrays(c, s, p, "int4", held, unheld, retimed);
+    p = texts(c, s, p, stopReasons, clocksReadings);
+    p = arrays(c, s, p, "int4", smMin, smMax);
+    s.setArray(p++, c.createArrayOf("int8", throttleReasons));
+    s.setArray(p++, c.createArrayOf("int4", throttledDropped));
+    s.setArray(p++, c.createArrayOf("bool", tooFewClean));
+    p = texts(c, s, p, cacheResidencies);
+    s.setArray(p, c.createArrayOf("int8", workingSets));
+  }
+
+  /** Columns that may hold NULLs, as SQL arrays of {@code type}. */
+  private static int arrays(Connection c, PreparedStatement s, int first, String type, Object[]... columns)
+      throws SQLException {
+    int p = first;
+    for (Object[] column : columns) {
+      s.setArray(p++, c.createArrayOf(type, column));
+    }
+    return p;
   }
 
   private static int texts(Connection c, PreparedStatement s, int first, String[]... columns) throws SQLException {

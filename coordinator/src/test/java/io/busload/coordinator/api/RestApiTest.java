@@ -146,12 +146,16 @@ class RestApiTest {
     assertThat(byFormat.body()).isEqualTo(byAccept.body());
     List<String> lines = byAccept.body().lines().toList();
     assertThat(lines).hasSize(3);
+    // Issue 12 appended how each result was measured; these fixtures were not timed by an agent, so only the status.
     assertThat(lines.get(0)).isEqualTo("id,sweepId,runId,measuredAt,deviceId,deviceName,kernel,params,valid,"
-        + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth");
+        + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth,"
+        + String.join(",", io.busload.protocol.ResultCsv.SAMPLING));
+    String noSampling = ",".repeat(io.busload.protocol.ResultCsv.SAMPLING.size() - 1);
     assertThat(lines.get(1)).isEqualTo(invalid.id() + ",s1,r1,2026-11-01T10:00:01Z,h1/cuda:0,NVIDIA H100 80GB HBM3,"
         + "stride_copy_fp32,elements=1024;stride=8,false," + invalid.medianSeconds() + "," + invalid.minSeconds() + ","
-        + invalid.maxSeconds() + ",0.03,3,8388608,");
-    assertThat(lines.get(2)).startsWith(valid.id() + ",").endsWith(",3,8388608," + valid.bandwidth());
+        + invalid.maxSeconds() + ",0.03,3,8388608,,DEVICE_FAILED" + noSampling);
+    assertThat(lines.get(2)).startsWith(valid.id() + ",").endsWith(",3,8388608," + valid.bandwidth() + ",MEASURED"
+        + noSampling);
   }
 
   @Test
@@ -194,6 +198,27 @@ class RestApiTest {
     assertThat(Http.json(wrongMethod).get("detail").asText()).isEqualTo("DELETE is not allowed on /api/sweeps");
     assertThat(unknownAction.statusCode()).isEqualTo(404);
     assertThat(Http.json(http.get("/api/sweeps/"))).isEmpty();
+  }
+
+  /** Issue 12: how a result was measured goes over the event bus, into the store and out through REST, typed. */
+  @Test
+  void getResults_timedResult_statusAndSamplingInJsonAndCsv() {
+    io.busload.protocol.Sampling sampling = new io.busload.protocol.Sampling(8, 1, 1,
+        io.busload.protocol.StopReason.SPREAD_SETTLED, new io.busload.protocol.Clocks(
+            io.busload.protocol.Clocks.Reading.READ, "NVML, driver 580.82.07", 1980, 1980, 2619, 2619, 0x4L, 2,
+            false), io.busload.protocol.CacheResidency.of(8L << 20, GPU.l2Bytes(), true));
+    KernelResult timed = store(Fixtures.result("s9", "r9", "a1", GPU, 4, true, Instant.parse("2026-11-01T10:00:00Z"))
+        .withSampling(io.busload.protocol.ResultStatus.MEASURED, sampling));
+
+    KernelResult back = io.busload.protocol.JsonCodec.fromJson(
+        http.get("/api/results?sweepId=s9").body().getBytes(), KernelResult[].class)[0];
+    List<String> csv = http.get("/api/results?sweepId=s9&format=csv").body().lines().toList();
+
+    assertThat(back.id()).isEqualTo(timed.id());
+    assertThat(back.status()).isEqualTo(io.busload.protocol.ResultStatus.MEASURED);
+    assertThat(back.sampling()).isEqualTo(sampling);
+    assertThat(csv.get(1)).endsWith(",MEASURED,8,1,1,SPREAD_SETTLED,READ,\"NVML, driver 580.82.07\",1980,1980,2619,"
+        + "2619,0x4,2,false,CACHE_STUDY,8388608");
   }
 
   private KernelResult store(KernelResult result) {

@@ -98,7 +98,7 @@ class ScheduleAndAnalysisApiTest {
   }
 
   @Test
-  void getComparison_twoModels_latestValidPerModelWithMemcpyAndPeakFractions() {
+  void getComparison_twoModels_latestValidPerModelWithMeasuredCeilingAndPeakFractions() {
     Instant t = Instant.parse("2026-11-01T10:00:00Z");
         KernelResult older = Fixtures.result("s", "run-0", "a1", H100, 4, true, t.minusSeconds(60));
     KernelResult latest = Fixtures.result("s", "run-1", "a1", H100, 4, true, t.plusSeconds(1));
@@ -111,6 +111,11 @@ class ScheduleAndAnalysisApiTest {
         "0.1.0", "f", H100, "stride", "memcpy-d2d", Map.of(), true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1, 1,
         1, 1, 2_000_000_000L, 2.0e12, "m", t);
     assertThat(send(Addresses.RESULTS, memcpy).ok()).isTrue();
+    // A read-heavy kernel of the same run beat memcpy (issue 12): it sets the measured ceiling.
+    KernelResult gather = new KernelResult(Protocol.SCHEMA_VERSION, java.util.UUID.randomUUID(), "run-1", "s", "a1",
+        "0.1.0", "f", H100, "stride", "gather-sorted", Map.of(), true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1,
+        1, 1, 1, 2_100_000_000L, 2.1e12, "m", t);
+    assertThat(send(Addresses.RESULTS, gather).ok()).isTrue();
 
     JsonNode body = Http.json(http.get("/api/comparisons?kernel=stride_copy_fp32&params=elements%3D1024%3Bstride%3D4"));
 
@@ -119,12 +124,13 @@ class ScheduleAndAnalysisApiTest {
     JsonNode gpu = models.get(0);
     assertThat(gpu.get("model").asText()).isEqualTo(H100.name());
     assertThat(gpu.get("resultId").asText()).isEqualTo(latest.id().toString());
-    assertThat(gpu.get("memcpyBandwidth").asDouble()).isEqualTo(2.0e12);
-    assertThat(gpu.get("fractionOfMemcpy").asDouble()).isCloseTo(latest.bandwidth() / 2.0e12,
+    assertThat(gpu.get("ceilingBandwidth").asDouble()).isEqualTo(2.1e12);
+    assertThat(gpu.get("ceilingKernel").asText()).isEqualTo("gather-sorted");
+    assertThat(gpu.get("fractionOfCeiling").asDouble()).isCloseTo(latest.bandwidth() / 2.1e12,
         org.assertj.core.data.Offset.offset(1e-12));
     assertThat(gpu.get("fractionOfPeak").asDouble()).isCloseTo(latest.bandwidth() / H100.theoreticalPeakBytesPerSecond(),
         org.assertj.core.data.Offset.offset(1e-12));
-    assertThat(models.get(1).get("memcpyBandwidth").isNull()).isTrue();
+    assertThat(models.get(1).get("ceilingBandwidth").isNull()).as("a run without memcpy-d2d").isTrue();
     assertThat(models.get(1).get("fractionOfPeak").isNull()).isTrue();
     assertThat(http.get("/api/comparisons?kernel=x").statusCode()).isEqualTo(400);
   }

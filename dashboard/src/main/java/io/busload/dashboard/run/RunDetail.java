@@ -4,9 +4,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.dashboard.base.ui.ChartOptions;
 import io.busload.dashboard.history.History;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -96,6 +101,16 @@ public final class RunDetail {
     rows.put("bus width", d.busWidthBits() + " bit");
     rows.put("theoretical peak", ChartOptions.gigabytes(d.theoreticalPeakBytesPerSecond()) + " GB/s");
     rows.put("driver", d.driverVersion());
+    if (d.topology() != null) {
+      var t = d.topology();
+      rows.put("PCIe link", t.pcieGeneration() == 0 ? "unknown (" + t.source() + ")"
+          : io.busload.dashboard.links.Links.rateLabel(t) + ", " + ChartOptions.gigabytes(t.pcieBytesPerSecond())
+              + " GB/s each way; at discovery gen" + t.pcieCurrentGeneration() + " x" + t.pcieCurrentWidth());
+      rows.put("NUMA node", t.numaNode() < 0 ? "unknown" : String.valueOf(t.numaNode()));
+      rows.put("peers", t.peers().isEmpty() ? "none (the host's only GPU)" : String.join("; ", t.peers().stream()
+          .map(p -> "cuda:" + p.ordinal() + " " + p.link() + (p.detail().isEmpty() ? "" : " (" + p.detail() + ")")
+              + (p.access() ? ", peer access" : ", no peer access")).toList()));
+    }
     rows.put("agent", result.agentId() + " " + result.agentVersion());
     rows.put("fatbin", result.fatbinHash());
     rows.put("method", result.method());
@@ -103,6 +118,71 @@ public final class RunDetail {
         : result.origin().describe() + ", at " + result.origin().pushedAt() + " (push " + result.origin().pushId()
             + ")");
     return rows;
+  }
+
+  /** What a result measured before issue 12 shows where its typed method would be. */
+  static final String NOT_RECORDED = "not recorded (measured before issue 12)";
+
+  /**
+   * How the samples were timed (issue 12), from the typed fields: warm-up, samples x launches, how many were held
+   * behind the blocking kernel, unheld or re-timed after the hold timed out, and why sampling stopped.
+   */
+  public static String timing(KernelResult r) {
+    Sampling s = r.sampling();
+    if (s == null) {
+      return r.status() == ResultStatus.MEASURED ? NOT_RECORDED : "not timed";
+    }
+    return "warm-up " + r.warmupLaunches() + " launches; " + s.timedSamples() + " samples x " + r.launchesPerSample()
+        + " launches: " + s.heldSamples() + " held, " + s.unheldSamples() + " unheld, " + s.retimedSamples()
+        + " re-timed after a hold timed out; stopped: " + stop(s.stopReason());
+  }
+
+  private static String stop(StopReason reason) {
+    return switch (reason) {
+      case SPREAD_SETTLED -> "spread settled";
+      case TIME_CAP -> "time cap";
+      case SAMPLE_CAP -> "sample cap";
+    };
+  }
+
+  /** Clocks and throttling during sampling, or why they were not read; never a figure that was not read. */
+  public static String clocks(KernelResult r) {
+    if (r.sampling() == null) {
+      return r.status() == ResultStatus.MEASURED ? NOT_RECORDED : "";
+    }
+    Clocks c = r.sampling().clocks();
+    return switch (c.reading()) {
+      case UNAVAILABLE -> "none on this device";
+      case NOT_READ -> "not read: " + c.note();
+      case READ -> (c.tooFewCleanSamples() ? "TOO FEW CLEAN SAMPLES; " : "") + "sm " + range(c.smMinMHz(), c.smMaxMHz())
+          + " MHz, mem " + range(c.memMinMHz(), c.memMaxMHz()) + " MHz; throttle reasons 0x"
+          + Long.toHexString(c.throttleReasons())
+          + (c.throttleReasons() == 0 ? "" : " (" + String.join(", ", Clocks.reasonNames(c.throttleReasons())) + ")")
+          + "; " + c.throttledSamplesDropped() + " throttled samples dropped";
+    };
+  }
+
+  /** The working set against L2: where a figure may be the cache's, it says so first. */
+  public static String cache(KernelResult r) {
+    if (r.sampling() == null) {
+      return r.status() == ResultStatus.MEASURED ? NOT_RECORDED : "";
+    }
+    CacheResidency c = r.sampling().cache();
+    String sizes = mib(c.workingSetBytes()) + " working set, L2 " + mib(c.l2Bytes());
+    return switch (c.residency()) {
+      case ABOVE_L2 -> "above " + CacheResidency.FACTOR + "x L2 (" + sizes + ")";
+      case CACHE_RESIDENT -> "CACHE-RESIDENT, under " + CacheResidency.FACTOR + "x L2 (" + sizes + ")";
+      case CACHE_STUDY -> "cache study, as asked (" + sizes + ")";
+      case L2_UNKNOWN -> "L2 size unknown (" + mib(c.workingSetBytes()) + " working set)";
+    };
+  }
+
+  private static String mib(long bytes) {
+    return ChartOptions.round(bytes / (double) (1 << 20), 1) + " MiB";
+  }
+
+  private static String range(Integer min, Integer max) {
+    return min.equals(max) ? min.toString() : min + "\u2013" + max;
   }
 
   /**

@@ -44,6 +44,35 @@ class RunDetailTest {
         "pushed from lab-gpu-7 (stride.json) with token ci, at 2026-11-24T10:00:00Z (push p-1)");
   }
 
+  @Test
+  void timingClocksCache_timedOnAThrottlingGpuUnderL2_shownFromTheTypedFields() {
+    KernelResult r = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH).withSampling(
+        io.busload.protocol.ResultStatus.MEASURED, new io.busload.protocol.Sampling(7, 2, 1,
+            io.busload.protocol.StopReason.TIME_CAP, new io.busload.protocol.Clocks(
+                io.busload.protocol.Clocks.Reading.READ, "NVML", 1755, 1980, 2619, 2619, 0x44L, 3, true),
+            io.busload.protocol.CacheResidency.of(8L << 20, 50L << 20, false)));
+
+    assertThat(RunDetail.timing(r)).isEqualTo("warm-up " + r.warmupLaunches() + " launches; 10 samples x "
+        + r.launchesPerSample() + " launches: 7 held, 2 unheld, 1 re-timed after a hold timed out; stopped: time cap");
+    assertThat(RunDetail.clocks(r)).isEqualTo("TOO FEW CLEAN SAMPLES; sm 1755\u20131980 MHz, mem 2619 MHz; throttle"
+        + " reasons 0x44 (sw power cap, hw thermal slowdown); 3 throttled samples dropped");
+    assertThat(RunDetail.cache(r)).isEqualTo("CACHE-RESIDENT, under 4x L2 (8.0 MiB working set, L2 50.0 MiB)");
+  }
+
+  @Test
+  void timingClocksCache_noNvmlOrMeasuredBeforeIssue12_saySoWithoutFigures() {
+    KernelResult old = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
+    KernelResult notRead = old.withSampling(io.busload.protocol.ResultStatus.MEASURED,
+        new io.busload.protocol.Sampling(10, 0, 0, io.busload.protocol.StopReason.SPREAD_SETTLED,
+            io.busload.protocol.Clocks.notRead("cannot load libnvidia-ml.so.1"),
+            io.busload.protocol.CacheResidency.of(1L << 30, 50L << 20, false)));
+
+    assertThat(RunDetail.timing(old)).isEqualTo("not recorded (measured before issue 12)");
+    assertThat(RunDetail.clocks(old)).isEqualTo("not recorded (measured before issue 12)");
+    assertThat(RunDetail.clocks(notRead)).isEqualTo("not read: cannot load libnvidia-ml.so.1");
+    assertThat(RunDetail.cache(notRead)).startsWith("above 4x L2");
+  }
+
   static final Counters LOADS_TWICE = new Counters(8.0, 4.0, 4.0, 4.0, 67.9e6, 67108864.0, 67.2e6, 67108864.0, true,
       List.of("loads: 8.00 sectors/request measured, 4.00 modelled"), List.of("busload_stride_copy_f32"), "ncu");
 

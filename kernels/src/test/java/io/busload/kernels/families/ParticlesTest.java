@@ -91,6 +91,30 @@ class ParticlesTest {
     assertThat(k.args()).containsExactly(Arg.buf(0), Arg.i64(1 << 24), new Arg.F32(Particles.DT));
   }
 
+  @Test
+  void checkAfter_manyLaunches_passesWithinTheFmaBoundAndFailsAParticleLeftBehind() {
+    for (Particles.Layout layout : Particles.Layout.values()) {
+      Particles.Case p = program(layout, 96);
+      try (Arena arena = Arena.ofShared()) {
+        List<MemorySegment> buffers = Harness.prepare(p, arena);
+        int launches = 5_000;
+        for (int k = 0; k < launches; k++) {
+          p.runOnCpu(buffers, io.busload.kernels.Parallel.serial());
+        }
+        assertThat(p.checkAfter(buffers, launches).passed()).as(layout + " after " + launches).isTrue();
+        assertThat(p.check(buffers).passed()).as(layout + ": the one-launch check").isFalse();
+
+        // Particle 7 as a kernel that skipped it from the second launch on would leave it: one step only.
+        MemorySegment moved = buffers.getFirst();
+        long x = layout.offset(7, 0, 96);
+        moved.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, x,
+            Math.fma(Particles.initial(7, 3), Particles.DT, Particles.initial(7, 0)));
+        assertThat(p.checkAfter(buffers, launches).mismatches()).singleElement().asString()
+            .startsWith("x[7]: expected ").contains("after 5000 launches");
+      }
+    }
+  }
+
   private Particles.Case program(Particles.Layout layout, long n) {
     return Harness.program(family, Particles.Variant.of(layout), n);
   }

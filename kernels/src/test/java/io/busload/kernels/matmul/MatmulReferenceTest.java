@@ -18,7 +18,7 @@ class MatmulReferenceTest {
 
   @Test
   void check_unwrittenElement_reportedAsPoison() {
-    try (Arena arena = Arena.ofConfined()) {
+    try (Arena arena = Arena.ofShared()) {
       Matmul.Case program = MatmulTest.program(Matmul.Variant.NAIVE, 64);
       List<MemorySegment> buffers = Harness.prepare(program, arena);
       program.runOnCpu(buffers, Parallel.serial());
@@ -34,22 +34,37 @@ class MatmulReferenceTest {
   @Test
   void check_oneProductMissingInALastRowElement_mismatch() {
     int n = 256;
-    try (Arena arena = Arena.ofConfined()) {
+    try (Arena arena = Arena.ofShared()) {
       Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
-      List<MemorySegment> buffers = Harness.prepare(program, arena);
-      program.runOnCpu(buffers, Parallel.serial());
-      MemorySegment a = buffers.get(0);
-      MemorySegment b = buffers.get(1);
-      MemorySegment c = buffers.get(2);
-      long at = (long) (n - 1) * n + 3;
-      // As a kernel whose k loop stopped one short would leave it.
-      c.setAtIndex(JAVA_FLOAT, at, c.getAtIndex(JAVA_FLOAT, at)
-          - a.getAtIndex(JAVA_FLOAT, (long) (n - 1) * n + n - 1) * b.getAtIndex(JAVA_FLOAT, (long) (n - 1) * n + 3));
+      List<MemorySegment> buffers = onCpu(program, arena);
+      dropLastProduct(buffers, n, n - 1, 3);
 
       Check check = program.check(buffers);
 
       assertThat(check.mismatchCount()).isEqualTo(1);
       assertThat(check.mismatches().getFirst()).startsWith("C[255][3]: expected ");
+    }
+  }
+
+  @Test
+  void check_oneTileOneProductShort_everyRowOfItFlagged() {
+    int n = 512;
+    try (Arena arena = Arena.ofShared()) {
+      Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
+      List<MemorySegment> buffers = onCpu(program, arena);
+      // Tile (5, 7) as a kernel whose k loop stopped one short there would leave it: each element off by one
+      // product (about 2.25 in some 1,100), which sampling sees only where it happens to pick one of them.
+      for (int i = 5 * 32; i < 6 * 32; i++) {
+        for (int j = 7 * 32; j < 8 * 32; j++) {
+          dropLastProduct(buffers, n, i, j);
+        }
+      }
+
+      Check check = program.check(buffers);
+
+      // Sampling alone lands on about 16 of the tile's 1,024 elements; Freivalds' test flags every other row of it.
+      assertThat(check.mismatchCount()).isGreaterThanOrEqualTo(32);
+      assertThat(check.mismatches()).allMatch(m -> m.matches("C\\[(1[6-8][0-9]|19[01])\\].*"));
     }
   }
 
@@ -84,5 +99,18 @@ class MatmulReferenceTest {
     // Products lie in [1, 4): one missing is at least sum / (4 n) of the sum.
     double sum = 4096 * 2.25;
     assertThat(MatmulReference.tolerance(4096, sum)).isLessThan(sum / (4 * 4096));
+  }
+
+  private static List<MemorySegment> onCpu(Matmul.Case program, Arena arena) {
+    List<MemorySegment> buffers = Harness.prepare(program, arena);
+    program.runOnCpu(buffers, Parallel.serial());
+    return buffers;
+  }
+
+  /** C[i][j] as a kernel whose k loop stopped one short would leave it. */
+  private static void dropLastProduct(List<MemorySegment> buffers, int n, long i, long j) {
+    long at = i * n + j;
+    buffers.get(2).setAtIndex(JAVA_FLOAT, at, buffers.get(2).getAtIndex(JAVA_FLOAT, at)
+        - buffers.get(0).getAtIndex(JAVA_FLOAT, i * n + n - 1) * buffers.get(1).getAtIndex(JAVA_FLOAT, (long) (n - 1) * n + j));
   }
 }

@@ -157,7 +157,7 @@ class MatmulTest {
   @Test
   void fill_chunkAtOffset_sameValuesAsWholeBufferAndNeverZero() {
     Matmul.Case program = program(Matmul.Variant.NAIVE, 64);
-    try (Arena arena = Arena.ofConfined()) {
+    try (Arena arena = Arena.ofShared()) {
       MemorySegment whole = arena.allocate(64 * 64 * 4L);
       MemorySegment chunk = arena.allocate(100 * 4L);
       program.fill(1, 0, whole);
@@ -189,7 +189,7 @@ class MatmulTest {
         program.runOnCpu(buffers, Harness.threads(3));
         Check check = program.check(buffers);
         assertThat(check.passed()).as(variant + ": " + check.mismatches()).isTrue();
-        assertThat(check.checked()).isEqualTo(3L * n - 2 + MatmulReference.RANDOM_SAMPLES);
+        assertThat(check.checked()).isEqualTo((long) n * n);
         assertThat(buffers.get(2).asByteBuffer()).as(variant.kernel()).isEqualTo(serial.get(2).asByteBuffer());
       }
     }

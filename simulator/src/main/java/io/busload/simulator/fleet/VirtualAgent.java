@@ -8,12 +8,17 @@ import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.AgentHello;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.Heartbeat;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
+import io.busload.protocol.ResultStatus;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -263,7 +268,7 @@ final class VirtualAgent extends VerticleBase {
     return measured.future().compose(v -> measure(request, cases, i + 1, delivery));
   }
 
-  private KernelResult result(RunRequest request, KernelCase kernelCase) {
+  KernelResult result(RunRequest request, KernelCase kernelCase) {
     DeviceInfo device = devices.stream().filter(d -> d.id().equals(request.deviceId())).findFirst().orElseThrow();
     long bytesRead = kernelCase.params().getOrDefault("elements", 1L << 26) * 4;
     long bytes = 2 * bytesRead;
@@ -280,7 +285,20 @@ final class VirtualAgent extends VerticleBase {
     return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), request.runId(), request.sweepId(), agentId,
         "simulated", "simulated", device, request.suite(), kernelCase.spec().name(), params, true, List.of(), med, min,
         max, (max - min) / med, samples, 100, 20, bytesRead, bytesRead, bytes, bytes / med,
-        "simulated by busload simulate (no device): samples drawn around a plausible bandwidth", Instant.now());
+        "simulated by busload simulate (no device): samples drawn around a plausible bandwidth", Instant.now(), null,
+        null, ResultStatus.MEASURED, sampling(device, bytes));
+  }
+
+  /**
+   * The sampling record the real agent sends with every measured result (issue 12), so that simulated results fill
+   * the same columns and pass the same checks: every sample held behind the blocking kernel, stopped by a settled
+   * spread (the drawn samples spread 0.4%), the working set (input and output buffers) against the simulated L2.
+   * No clocks are invented: a simulated device has none to read, and says so.
+   */
+  private static Sampling sampling(DeviceInfo device, long workingSetBytes) {
+    return new Sampling(SAMPLES, 0, 0, StopReason.SPREAD_SETTLED,
+        Clocks.notRead("simulated device (busload simulate): no NVML to read"),
+        CacheResidency.of(workingSetBytes, device.l2Bytes(), false));
   }
 
   private void deliver(Delivery delivery, KernelResult result) {

@@ -229,18 +229,11 @@ public final class Cublas implements AutoCloseable {
   }
 
   private static MethodHandle downcall(Linker linker, SymbolLookup symbols, String name, FunctionDescriptor descriptor) {
-    MemorySegment symbol = symbols.find(name)
-        .orElseThrow(() -> new CublasUnavailableException("the cuBLAS library has no symbol " + name));
-    return linker.downcallHandle(symbol, descriptor);
+    return io.busload.agent.cuda.NativeCalls.downcall(linker, symbols, name, descriptor,
+        missing -> new CublasUnavailableException("the cuBLAS library has no symbol " + missing));
   }
 
   private static RuntimeException rethrow(Throwable t) {
-    if (t instanceof RuntimeException e) {
-      return e;
-    }
-    if (t instanceof Error e) {
-      throw e;
-    }
-    return new IllegalStateException("native call failed", t);
+    return io.busload.agent.cuda.NativeCalls.rethrow(t);
   }
 }

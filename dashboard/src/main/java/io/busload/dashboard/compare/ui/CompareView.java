@@ -52,6 +52,10 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
   private final List<PublishedFigures.Figure> published = PublishedFigures.load();
   private final ComparePicker picker = new ComparePicker();
   private final ECharts chart = new ECharts();
+  /** The newest results of a device read for its pairs without peer access (a matrix of 8 GPUs has 7 x 4 cells). */
+  static final int PAIR_RESULTS = 500;
+  /** Issue 14: each chosen host's link matrix and curves, when the subjects have interconnect results. */
+  private final io.busload.dashboard.links.ui.LinksPanel links = new io.busload.dashboard.links.ui.LinksPanel();
   private final H4 publishedTitle = new H4("Published figures (not measured by Busload; source in each row)");
   private final Grid<PublishedFigures.Figure> publishedGrid = new Grid<>();
   private final CsvTable<PublishedFigures.Figure> publishedCsv = new CsvTable<>(publishedGrid, "published.csv");
@@ -82,7 +86,7 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
     flagsTable = flagsCsv.withLink();
     verdictsTable = verdictsCsv.withLink();
     verdictsTable.setVisible(false);
-    add(picker, notice, chart, flagsTitle, flagsTable, publishedTitle, publishedTable,
+    add(picker, notice, chart, links, flagsTitle, flagsTable, publishedTitle, publishedTable,
         new H4("A/B verdict on raw samples"), new HorizontalLayout(baseline, candidate), verdictSummary,
         verdictsTable);
   }
@@ -265,6 +269,7 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
         subjects.add(new Subject(choice, Comparison.latest(latest)));
       }
       chart.setOption(Comparison.option(subjects, scale, withPublished ? published : List.of()));
+      showLinks(subjects);
       publishedGrid.setItems(withPublished ? published : List.of());
       publishedTitle.setVisible(withPublished);
       publishedTable.setVisible(withPublished);
@@ -278,6 +283,28 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
     } catch (CoordinatorException e) {
       notice.show(e.getMessage());
     }
+  }
+
+  /** Every chosen subject's interconnect results: a heatmap per host, and curves with one line per subject. */
+  private void showLinks(List<Subject> subjects) {
+    List<io.busload.protocol.KernelResult> all = new ArrayList<>();
+    for (Subject s : subjects) {
+      all.addAll(s.latest());
+      // The latest results are valid ones only; a pair without peer access is a skipped result, read here so the
+      // matrix says "no peer access" instead of leaving the cell blank.
+      if (s.label().startsWith(ComparePicker.DEVICE) && io.busload.dashboard.links.Links.any(s.latest())) {
+        coordinator.results(io.busload.dashboard.coordinator.ResultQuery.device(
+                s.label().substring(ComparePicker.DEVICE.length())).withLimit(PAIR_RESULTS)).stream()
+            .filter(r -> !r.valid() && r.kernel().startsWith(io.busload.dashboard.links.Links.PAIR_PREFIX))
+            .forEach(all::add);
+      }
+    }
+    Map<String, Map<String, List<io.busload.protocol.KernelResult>>> curves = new java.util.TreeMap<>();
+    for (Subject s : subjects) {
+      io.busload.dashboard.links.Links.byHost(s.latest()).forEach((host, results) ->
+          curves.computeIfAbsent(host, h -> new java.util.LinkedHashMap<>()).put(s.label(), results));
+    }
+    links.show(all, curves);
   }
 
   private void showVerdicts() {

@@ -59,6 +59,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   private final Grid<RunDetail.CounterRow> counters = new Grid<>();
   private final CsvTable<RunDetail.CounterRow> countersCsv = new CsvTable<>(counters, "counters.csv");
   private final CoordinatorNotice notice = new CoordinatorNotice();
+  private final io.busload.dashboard.links.ui.LinksPanel links = new io.busload.dashboard.links.ui.LinksPanel();
   // Each grid with its Export CSV link: shown and hidden together.
   private final com.vaadin.flow.component.Component runsTable;
   private final com.vaadin.flow.component.Component resultsTable;
@@ -77,8 +78,8 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     fingerprintTable = fingerprintCsv.withLink();
     countersTable = countersCsv.withLink();
     // Counters right under the box plot: a flagged kernel is the first thing worth reading in a profiled run.
-    add(heading, notice, runsTable, exports, samples, countersTitle, countersTable, countersChart, resultsTable,
-        fingerprintTable);
+    add(heading, notice, runsTable, exports, samples, links, countersTitle, countersTable, countersChart,
+        resultsTable, fingerprintTable);
   }
 
   private void configureRunList() {
@@ -103,6 +104,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     resultsCsv.column("Kernel", KernelResult::kernel).setAutoWidth(true);
     resultsCsv.column("Parameters", r -> History.params(r.params())).setAutoWidth(true);
     resultsCsv.column("Check", r -> r.valid() ? "valid" : "INVALID").setAutoWidth(true);
+    resultsCsv.column("Status", r -> r.status().name()).setAutoWidth(true);
     resultsCsv.column("Bandwidth", r -> r.bandwidth() == null ? "" : ChartOptions.gigabytes(r.bandwidth()) + " GB/s").setAutoWidth(true);
     resultsCsv.column("Median launch", r -> ChartOptions.round(r.medianSeconds() * 1e6, 3) + " µs")
         .setAutoWidth(true);
@@ -110,6 +112,10 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
         .setAutoWidth(true);
     resultsCsv.column("Samples", r -> r.samples().size()).setAutoWidth(true);
     resultsCsv.column("Counters", r -> r.counters() == null ? "" : r.counters().flagged() ? "FLAG vs model" : "as modelled").setAutoWidth(true);
+    // Issue 12: how each number was obtained, from the result's typed fields.
+    resultsCsv.column("Timing", RunDetail::timing).setFlexGrow(1);
+    resultsCsv.column("Clocks", RunDetail::clocks).setFlexGrow(1);
+    resultsCsv.column("L2", RunDetail::cache).setAutoWidth(true);
     resultsCsv.column("First mismatches", r -> String.join("; ", r.mismatches())).setFlexGrow(1);
     results.setAllRowsVisible(true);
   }
@@ -183,6 +189,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     resultsTable.setVisible(false);
     fingerprintTable.setVisible(false);
     showCounters(null, List.of());
+    links.setVisible(false);
   }
 
   private void showRun(String runId) {
@@ -195,6 +202,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
       resultsTable.setVisible(false);
       fingerprintTable.setVisible(false);
       showCounters(runId, List.of());
+      links.setVisible(false);
       return;
     }
     heading.setText("Run " + run.runId() + " on " + run.deviceId() + ": " + run.state() + " " + run.completed() + "/"
@@ -205,6 +213,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     samples.setOption(RunDetail.option(runId, found));
     results.setItems(found);
     showCounters(runId, found);
+    showLinks(run, found);
     fingerprint.setItems(found.isEmpty() ? List.of() : List.copyOf(RunDetail.fingerprint(found.getFirst()).entrySet()));
     exports.removeAll();
     exports.add(new Span("Export this run's results:"), export(query, runId, "csv", "text/csv"),
@@ -213,6 +222,21 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     samples.setVisible(true);
     resultsTable.setVisible(true);
     fingerprintTable.setVisible(true);
+  }
+
+  /**
+   * Issue 14: an interconnect run fills one row of its host's GPU x GPU matrix; the sweep's runs on the host's other
+   * GPUs fill the others, so the heatmap reads them too. The curves are this run's.
+   */
+  private void showLinks(Run run, List<KernelResult> found) {
+    if (!io.busload.dashboard.links.Links.any(found)) {
+      links.setVisible(false);
+      return;
+    }
+    String host = io.busload.dashboard.links.Links.host(run.deviceId());
+    List<KernelResult> hostResults = coordinator.results(ResultQuery.sweep(run.sweepId()).withLimit(RESULT_LIMIT))
+        .stream().filter(r -> io.busload.dashboard.links.Links.host(r.device().id()).equals(host)).toList();
+    links.show(hostResults.isEmpty() ? found : hostResults, Map.of(host, Map.of(run.deviceId(), found)));
   }
 
   private Anchor export(ResultQuery query, String runId, String format, String type) {

@@ -1,0 +1,131 @@
+package io.busload.agent.cuda;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The host copies of device buffers, kept from case to case on one GPU. A fresh {@link Arena#allocate} zeroes its
+ * memory, and the first touch of every page faults: on an H100 that was 29 s of the coalescing suite's 83 s, on the
+ * device's worker thread, before any kernel ran (JFR, 2026-11-24). A kept segment's pages are already mapped, and
+ * nothing reads what an earlier case left in it: inputs are filled in full, outputs are downloaded in full before
+ * a check reads them.
+ *
+ * <p>Each segment is page-locked once where the driver allows it ({@link Pinning}), so that the uploads and downloads
+ * around every check run at the copy engines' pinned rate instead of through the driver's pageable staging.
+ *
+ * <p>One per device, used by its worker thread only; at most {@link #keptBytes} stay kept between cases.
+ */
+final class HostStaging implements AutoCloseable {
+  /** Kept between cases: more than the host copies of any one case of the default suites. */
+  static final long DEFAULT_KEPT_BYTES = 4L << 30;
+
+  /** Page-locks host memory for the copy engines, and releases it before the memory is freed. */
+  interface Pinning {
+    Pinning NONE = new Pinning() {
+      @Override
+      public boolean pin(MemorySegment segment) {
+        return false;
+      }
+
+      @Override
+      public void unpin(MemorySegment segment) {}
+    };
+
+    /** Whether {@code segment} is now page-locked; false leaves it pageable (still correct, slower copies). */
+    boolean pin(MemorySegment segment);
+
+    void unpin(MemorySegment segment);
+  }
+
+  private record Kept(Arena arena, MemorySegment whole, boolean pinned) {}
+
+  private final long keptBytes;
+  private final Pinning pinning;
+  private final List<Kept> free = new ArrayList<>();
+  private final Map<MemorySegment, Kept> lent = new IdentityHashMap<>();
+  private long allocations;
+  private long pinnedAllocations;
+
+  HostStaging(Pinning pinning) {
+    this(DEFAULT_KEPT_BYTES, pinning);
+  }
+
+  HostStaging(long keptBytes, Pinning pinning) {
+    this.keptBytes = keptBytes;
+    this.pinning = pinning;
+  }
+
+  /** {@code bytes} of host memory, 4 KiB aligned; its contents are whatever the last case left there. */
+  MemorySegment take(long bytes) {
+    Kept best = null;
+    for (Kept kept : free) {
+      if (kept.whole.byteSize() >= bytes && (best == null || kept.whole.byteSize() < best.whole.byteSize())) {
+        best = kept;
+      }
+    }
+    if (best != null) {
+      free.remove(best);
+    } else {
+      Arena arena = Arena.ofShared(); // filled and checked on all cores
+      MemorySegment whole = arena.allocate(Math.max(bytes, 1), 4096);
+      best = new Kept(arena, whole, pinning.pin(whole));
+      allocations++;
+      if (best.pinned) {
+        pinnedAllocations++;
+      }
+    }
+    MemorySegment slice = best.whole.asSlice(0, bytes);
+    lent.put(slice, best);
+    return slice;
+  }
+
+  /** Gives back what {@link #take} lent; the smallest kept segments are freed while more than the limit is kept. */
+  void give(MemorySegment segment) {
+    Kept kept = lent.remove(segment);
+    if (kept == null) {
+      throw new IllegalArgumentException("segment: not lent by this staging area");
+    }
+    free.add(kept);
+    long total = free.stream().mapToLong(k -> k.whole.byteSize()).sum();
+    free.sort((a, b) -> Long.compare(a.whole.byteSize(), b.whole.byteSize()));
+    while (total > keptBytes && !free.isEmpty()) {
+      Kept smallest = free.removeFirst();
+      total -= smallest.whole.byteSize();
+      free(smallest);
+    }
+  }
+
+  private void free(Kept kept) {
+    if (kept.pinned) {
+      pinning.unpin(kept.whole);
+    }
+    kept.arena.close();
+  }
+
+  /** Segments allocated so far (the rest were reused). */
+  long allocations() {
+    return allocations;
+  }
+
+  /** Segments page-locked when they were allocated. */
+  long pinnedAllocations() {
+    return pinnedAllocations;
+  }
+
+  /** Bytes kept for the next case. */
+  long keptNow() {
+    return free.stream().mapToLong(k -> k.whole.byteSize()).sum();
+  }
+
+  @Override
+  public void close() {
+    free.forEach(this::free);
+    free.clear();
+    lent.values().forEach(this::free);
+    lent.clear();
+  }
+}

@@ -1,0 +1,123 @@
+package io.busload.agent.report;
+
+import io.busload.agent.device.Conditions;
+import io.busload.agent.measure.StoppingRule;
+import io.busload.kernels.Sizes;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A result's {@code method} sentence, written from its typed fields (issue 12: the facts travel as fields; this is
+ * only their words). The wording of the parts older readers parse is kept: {@code GPU before: sm N MHz, mem N MHz}
+ * (analysis' Conditions) and {@code % of memcpy-d2d in this run}.
+ */
+public final class MethodText {
+  private MethodText() {}
+
+  /** Why a case was not run: {@code skipped: REASON} or {@code unavailable: REASON}, as results always said. */
+  public static String notRun(ResultStatus status, String reason) {
+    return switch (status) {
+      case SKIPPED -> "skipped: " + reason;
+      case UNAVAILABLE -> "unavailable: " + reason;
+      default -> throw new IllegalArgumentException("status: " + status + " is not a case that was not run");
+    };
+  }
+
+  /** A failed case has no timing; its mismatches say what failed. */
+  public static String failed(ResultStatus status) {
+    return switch (status) {
+      case CHECK_FAILED -> "no timing: the output check failed";
+      case DEVICE_FAILED -> "no timing: a device call failed";
+      default -> throw new IllegalArgumentException("status: " + status + " is not a failure");
+    };
+  }
+
+  /**
+   * How a measured result was obtained.
+   *
+   * @param timer how a sample is timed ({@code Device.timerDescription})
+   * @param ceiling the memcpy bandwidth of this run, or null (not measured yet, or this is the memcpy)
+   * @param bytesCounted how the program counts its bytes ({@code Program.bytesCounted})
+   * @param hostLink whether the bytes cross the host link, whose ceiling is the PCIe link, not the memory's peak
+   */
+  public static String measured(KernelResult r, String timer, StoppingRule rule, Double ceiling, Conditions before,
+      Conditions after, String bytesCounted, boolean hostLink) {
+    Sampling s = r.sampling();
+    List<String> parts = new ArrayList<>();
+    parts.add("warm-up " + r.warmupLaunches() + " launches");
+    parts.add(r.samples().size() + " samples of " + r.launchesPerSample() + " launches " + timer);
+    parts.add(holds(s));
+    parts.add("median; stopped at " + rule.describe(s.stopReason()) + "; bytes = " + bytesCounted);
+    if (ceiling != null && r.bandwidth() != null) {
+      parts.add(String.format(Locale.ROOT, "%.1f%% of memcpy-d2d in this run", 100 * r.bandwidth() / ceiling));
+    }
+    Topology topology = r.device().topology();
+    double peak = r.device().theoreticalPeakBytesPerSecond();
+    if (hostLink && topology != null && topology.pcieBytesPerSecond() > 0 && r.bandwidth() != null) {
+      // Issue 14: a host link's ceiling is its PCIe link, not the memory's peak.
+      parts.add(String.format(Locale.ROOT, "%.1f%% of the PCIe gen%d x%d link's %.1f GB/s each way",
+          100 * r.bandwidth() / topology.pcieBytesPerSecond(), topology.pcieGeneration(), topology.pcieWidth(),
+          topology.pcieBytesPerSecond() / 1e9));
+    } else if (peak > 0 && r.bandwidth() != null) {
+      parts.add(String.format(Locale.ROOT, "%.1f%% of theoretical peak", 100 * r.bandwidth() / peak));
+    }
+    if (!r.samples().isEmpty() && r.relativeSpread() > rule.maxSpread()) {
+      parts.add(String.format(Locale.ROOT, "WARNING: spread %.2f%% above %.2f%%", 100 * r.relativeSpread(),
+          100 * rule.maxSpread()));
+    }
+    parts.add(clocks(s.clocks()));
+    String cache = cache(s.cache());
+    if (cache != null) {
+      parts.add(cache);
+    }
+    parts.add("GPU before: " + before.text() + "; after: " + after.text());
+    String warning = Conditions.warning(before, after);
+    if (warning != null) {
+      parts.add(warning);
+    }
+    return String.join("; ", parts);
+  }
+
+  /** {@code 30 held, 0 unheld, 0 re-timed without the hold after it timed out}. */
+  static String holds(Sampling s) {
+    return s.heldSamples() + " held, " + s.unheldSamples() + " unheld, " + s.retimedSamples()
+        + " re-timed without the hold after it timed out";
+  }
+
+  /** The clocks read during sampling, or why none were. */
+  public static String clocks(Clocks c) {
+    return switch (c.reading()) {
+      case UNAVAILABLE -> "clocks: none on this device (" + c.note() + ")";
+      case NOT_READ -> "clocks: not read (" + c.note() + ")";
+      case READ -> "clocks after each sample (" + c.note() + "): sm " + range(c.smMinMHz(), c.smMaxMHz())
+          + " MHz, mem " + range(c.memMinMHz(), c.memMaxMHz()) + " MHz, throttle reasons 0x"
+          + Long.toHexString(c.throttleReasons())
+          + (c.throttleReasons() == 0 ? "" : " (" + String.join(", ", Clocks.reasonNames(c.throttleReasons())) + ")")
+          + ", " + c.throttledSamplesDropped() + " samples dropped while throttled"
+          + (c.tooFewCleanSamples() ? ", WARNING: too few clean samples left" : "");
+    };
+  }
+
+  /** The L2 verdict in words, or null when the working set is well above L2. */
+  public static String cache(CacheResidency c) {
+    String sizes = "working set " + Sizes.bytes(c.workingSetBytes()) + " under " + CacheResidency.FACTOR + " x L2 ("
+        + Sizes.bytes(c.l2Bytes()) + ")";
+    return switch (c.residency()) {
+      case ABOVE_L2 -> null;
+      case L2_UNKNOWN -> "L2 size unknown: not compared with the working set";
+      case CACHE_RESIDENT -> "WARNING: cache-resident, " + sizes + ": this may be L2 bandwidth, not memory's";
+      case CACHE_STUDY -> "cache study (asked for), " + sizes;
+    };
+  }
+
+  private static String range(Integer min, Integer max) {
+    return min.equals(max) ? min.toString() : min + "-" + max;
+  }
+}

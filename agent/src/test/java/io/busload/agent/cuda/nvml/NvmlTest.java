@@ -1,0 +1,96 @@
+package io.busload.agent.cuda.nvml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.busload.agent.device.ClockSensor;
+import io.busload.protocol.Clocks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The FFM binding of NVML (issue 12) against a stand-in library built from src/test/resources/nvml/fake-nvml.c, so
+ * that the calls, their layouts and the not-found paths run on a host without a GPU. A real GPU is the lead's run
+ * (deploy/gpu/run-measure-method.sh).
+ */
+class NvmlTest {
+  @TempDir
+  Path dir;
+
+  private Path fakeLibrary() throws IOException, InterruptedException {
+    Path source = Path.of("src/test/resources/nvml/fake-nvml.c");
+    Path library = dir.resolve("libfake-nvml.so");
+    Process cc;
+    try {
+      cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
+          .redirectErrorStream(true).start();
+    } catch (IOException e) {
+      assumeTrue(false, "no C compiler on this host: " + e.getMessage());
+      throw e;
+    }
+    String output = new String(cc.getInputStream().readAllBytes());
+    assertThat(cc.waitFor()).as(output).isZero();
+    return library;
+  }
+
+  @Test
+  void load_fakeLibrary_readsClocksAndReasonsThroughFfm() throws Exception {
+    Nvml nvml = Nvml.load(fakeLibrary());
+
+    assertThat(nvml.version()).isEqualTo("580.82.07");
+    ClockSensor sensor = nvml.sensorOf("GPU-fake-0");
+    assertThat(sensor.availability()).isEqualTo(Clocks.Reading.READ);
+    assertThat(sensor.note()).isEqualTo("NVML, driver 580.82.07");
+    ClockSensor.Reading reading = sensor.read();
+    // The stand-in answers the environment's FAKE_NVML_* or 1980 MHz SM, 2619 MHz memory, no reasons.
+    assertThat(reading.memMHz()).isEqualTo(2619);
+    assertThat(reading.smMHz()).isEqualTo(System.getenv("FAKE_NVML_SM") == null ? 1980
+        : Integer.parseInt(System.getenv("FAKE_NVML_SM")));
+    assertThat(reading.throttling()).isEqualTo(System.getenv("FAKE_NVML_REASONS") != null
+        && Clocks.throttling(Long.decode(System.getenv("FAKE_NVML_REASONS"))));
+  }
+
+  @Test
+  void sensorOf_unknownUuid_notFoundNamedByNvml() throws Exception {
+    Nvml nvml = Nvml.load(fakeLibrary());
+
+    assertThatThrownBy(() -> nvml.sensorOf("GPU-other")).isInstanceOf(NvmlUnavailableException.class)
+        .hasMessage("nvmlDeviceGetHandleByUUID(GPU-other) failed: Not Found (13)");
+  }
+
+  @Test
+  void load_libraryThatIsNoNvml_unavailableSayingWhichSymbol() throws Exception {
+    Path notNvml = dir.resolve("libnot-nvml.so");
+    Path source = dir.resolve("empty.c");
+    Files.writeString(source, "int nothing(void) { return 0; }\n");
+    Process cc;
+    try {
+      cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", notNvml.toString(), source.toString()).start();
+    } catch (IOException e) {
+      assumeTrue(false, "no C compiler on this host");
+      return;
+    }
+    assertThat(cc.waitFor()).isZero();
+
+    assertThatThrownBy(() -> Nvml.load(notNvml)).isInstanceOf(NvmlUnavailableException.class)
+        .hasMessage("NVML has no symbol nvmlErrorString");
+  }
+
+  @Test
+  void load_noSuchLibrary_unavailableNamingIt() {
+    assertThatThrownBy(() -> Nvml.load(dir.resolve("libnvidia-ml.so.1")))
+        .isInstanceOf(NvmlUnavailableException.class).hasMessageContaining("no NVML on this host");
+  }
+
+  @Test
+  void sensor_noUuid_notReadSayingWhy() {
+    ClockSensor sensor = Nvml.sensor(null);
+
+    assertThat(sensor.availability()).isEqualTo(Clocks.Reading.NOT_READ);
+    assertThat(sensor.note()).contains("no CUDA UUID");
+  }
+}

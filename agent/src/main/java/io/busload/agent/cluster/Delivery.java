@@ -20,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * the wrong one (another cluster name, a stranger's data member), and whatever answered there would not be the
  * coordinator. That claim is a Hazelcast attribute anyone can make; what proves an ack came from a coordinator is
  * TLS, where the agent trusts only the coordinator CA (docs/reliability.md).
+ *
+ * <p>Public for the fleet simulator (issue 16), whose virtual agents deliver through this same class.
  */
-final class Delivery {
+public final class Delivery {
   private static final Logger LOG = LoggerFactory.getLogger(Delivery.class);
   static final long FIRST_BACKOFF_MS = 250;
   static final long MAX_BACKOFF_MS = 30_000;
@@ -35,7 +37,7 @@ final class Delivery {
    * schema newer than its own or a field over its limits). Unlike a failure to deliver or to commit, sending it
    * again to the same coordinator gets the same answer.
    */
-  static final class Refused extends RuntimeException {
+  public static final class Refused extends RuntimeException {
     Refused(String reason) {
       super(reason, null, false, false);
     }
@@ -51,12 +53,12 @@ final class Delivery {
   private boolean held;
 
   /** A run's lane: in order, and a refused result ends with {@link Refused} so the run's queue moves on. */
-  Delivery(Vertx vertx, Duration requestTimeout) {
+  public Delivery(Vertx vertx, Duration requestTimeout) {
     this(vertx, () -> Cluster.coordinatorPresent(vertx), true, MAX_BACKOFF_MS, requestTimeout);
   }
 
   /** A lane for one refused result: tried again, at most {@link #REFUSED_MAX_BACKOFF_MS} apart, until acked. */
-  static Delivery forRefused(Vertx vertx, Duration requestTimeout) {
+  public static Delivery forRefused(Vertx vertx, Duration requestTimeout) {
     return new Delivery(vertx, () -> Cluster.coordinatorPresent(vertx), false, REFUSED_MAX_BACKOFF_MS, requestTimeout);
   }
 
@@ -70,7 +72,7 @@ final class Delivery {
   }
 
   /** Stops every retry (the verticle is stopping); what is unacked stays in the outbox for the next start. */
-  void close() {
+  public void close() {
     closed = true;
   }
 
@@ -82,7 +84,7 @@ final class Delivery {
    * result a coordinator will not take does not hold back the run's later results and statuses (the caller keeps
    * it and tries it again on a lane of its own), and is retried on a {@link #forRefused} lane.
    */
-  Future<Void> enqueue(String address, Object message, String id, boolean untilOk) {
+  public Future<Void> enqueue(String address, Object message, String id, boolean untilOk) {
     tail = tail.transform(ignored -> {
       Promise<Void> delivered = Promise.promise();
       attempt(address, message, id, untilOk, 0, delivered);

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,8 @@ public final class RunQueues {
    * run for this long: long enough for results still being retried from the agent's outbox to arrive.
    */
   static final Duration LOST_AFTER = Duration.ofSeconds(30);
+  /** Devices whose next runs one store query reads. */
+  static final int DISPATCH_BATCH = 500;
 
   private final Vertx vertx;
   private final SweepStore sweeps;
@@ -120,32 +123,51 @@ public final class RunQueues {
     dispatch();
   }
 
-  /** Starts the next run on every idle device of an online agent that may have queued work. */
+  /**
+   * Starts the next run on every idle device of an online agent that may have queued work. The store is asked for
+   * the devices' next runs in batches of {@link #DISPATCH_BATCH} (issue 16: one query each made a sweep to 8,000
+   * devices wait behind the results its first devices sent).
+   */
   public void dispatch() {
     if (!leads.getAsBoolean()) {
       return;
     }
     Instant now = clock.instant();
+    Map<String, Busy> asking = new LinkedHashMap<>();
+    Map<String, String> agents = new HashMap<>();
     for (String deviceId : List.copyOf(mayHaveWork)) {
       Optional<String> agentId = fleet.agentOf(deviceId);
       if (busy.containsKey(deviceId) || agentId.isEmpty() || !fleet.online(agentId.get(), now)
           || retryAfter.getOrDefault(deviceId, Instant.MIN).isAfter(now)) {
         continue;
       }
-      Busy asking = new Busy(null, false, now);
-      busy.put(deviceId, asking);
-      blocking(() -> sweeps.nextQueuedRun(deviceId)).onComplete(next -> {
-        if (busy.get(deviceId) != asking) {
-          return;
-        }
+      Busy marker = new Busy(null, false, now);
+      busy.put(deviceId, marker);
+      asking.put(deviceId, marker);
+      agents.put(deviceId, agentId.get());
+    }
+    List<String> devices = List.copyOf(asking.keySet());
+    for (int from = 0; from < devices.size(); from += DISPATCH_BATCH) {
+      List<String> batch = devices.subList(from, Math.min(devices.size(), from + DISPATCH_BATCH));
+      blocking(() -> sweeps.nextQueuedRuns(batch)).onComplete(next -> {
         if (next.failed()) {
-          LOG.error("cannot read the queue of {}", deviceId, next.cause());
-          release(deviceId, true);
-        } else if (next.result().isEmpty()) {
-          busy.remove(deviceId);
-          mayHaveWork.remove(deviceId);
-        } else {
-          request(agentId.get(), next.result().get());
+          LOG.error("cannot read the queues of {} device(s) ({}...)", batch.size(), batch.getFirst(), next.cause());
+        }
+        for (String deviceId : batch) {
+          if (busy.get(deviceId) != asking.get(deviceId)) {
+            continue;
+          }
+          if (next.failed()) {
+            release(deviceId, true);
+            continue;
+          }
+          QueuedRun run = next.result().get(deviceId);
+          if (run == null) {
+            busy.remove(deviceId);
+            mayHaveWork.remove(deviceId);
+          } else {
+            request(agents.get(deviceId), run);
+          }
         }
       });
     }

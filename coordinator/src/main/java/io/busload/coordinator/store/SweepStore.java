@@ -137,12 +137,33 @@ public final class SweepStore {
 
   /** The device's oldest queued run, if any: runs start in the order they were asked for. */
   public Optional<QueuedRun> nextQueuedRun(String deviceId) {
-    return db.first("SELECT r.id, r.sweep_id, r.device_id, r.agent_id, s.suite, s.options_json FROM runs r"
-        + " JOIN sweeps s ON s.id = r.sweep_id WHERE r.device_id = ? AND r.state = ?"
-        + " ORDER BY r.created_at, r.sweep_id, r.position LIMIT 1", s -> Database.strings(s, deviceId,
-        RunState.QUEUED.name()),
-        rs -> new QueuedRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-            Database.json(rs.getString(6), OPTIONS, NOT_JSON)));
+    return Optional.ofNullable(nextQueuedRuns(List.of(deviceId)).get(deviceId));
+  }
+
+  /**
+   * The next queued run of each of {@code deviceIds} that has one, in {@link #nextQueuedRun}'s order. Issue 16: a
+   * sweep to 8,000 devices asked the store 8,000 times, one worker task each, queued behind the results and statuses
+   * that the first devices were already sending; one query per batch of devices keeps dispatch off that queue.
+   */
+  public Map<String, QueuedRun> nextQueuedRuns(java.util.Collection<String> deviceIds) {
+    if (deviceIds.isEmpty()) {
+      return Map.of();
+    }
+    List<QueuedRun> runs = db.list("SELECT DISTINCT ON (r.device_id) r.id, r.sweep_id, r.device_id, r.agent_id,"
+        + " s.suite, s.options_json FROM runs r JOIN sweeps s ON s.id = r.sweep_id"
+        + " WHERE r.device_id = ANY(?) AND r.state = ? ORDER BY r.device_id, r.created_at, r.sweep_id, r.position",
+        s -> {
+          s.setArray(1, s.getConnection().createArrayOf("text", deviceIds.toArray()));
+          s.setString(2, RunState.QUEUED.name());
+        }, SweepStore::queuedRun);
+    Map<String, QueuedRun> byDevice = new LinkedHashMap<>();
+    runs.forEach(run -> byDevice.put(run.deviceId(), run));
+    return byDevice;
+  }
+
+  private static QueuedRun queuedRun(ResultSet rs) throws SQLException {
+    return new QueuedRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+        Database.json(rs.getString(6), OPTIONS, NOT_JSON));
   }
 
   /** Runs an agent accepted and has not finished: after a restart their devices are still busy. */

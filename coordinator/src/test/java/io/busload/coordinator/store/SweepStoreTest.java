@@ -42,6 +42,26 @@ class SweepStoreTest {
   }
 
   @Test
+  void nextQueuedRuns_threeDevicesTwoSweeps_oldestQueuedRunOfEachDeviceThatHasOne() {
+    DeviceInfo second = Fixtures.gpu("h1", 1);
+    new AgentStore(database.db()).saveAgent(Fixtures.hello("a1", GPU, second, Fixtures.cpu("h1")), Instant.now());
+    Instant now = Instant.now();
+    Sweep older = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 13),
+        new RunTarget(second.id(), "a1", 13)), now);
+    Sweep newer = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 13),
+        new RunTarget(second.id(), "a1", 13)), now.plusMillis(5));
+    // The second device's older run is taken: its next is the newer sweep's.
+    store.markAccepted(older.runs().get(1).runId(), now);
+
+    Map<String, QueuedRun> next = store.nextQueuedRuns(List.of(GPU.id(), second.id(), "h1/cpu"));
+
+    assertThat(next).containsOnlyKeys(GPU.id(), second.id());
+    assertThat(next.get(GPU.id()).runId()).isEqualTo(older.runs().getFirst().runId());
+    assertThat(next.get(second.id()).runId()).isEqualTo(newer.runs().get(1).runId());
+    assertThat(store.nextQueuedRuns(List.of())).isEmpty();
+  }
+
+  @Test
   void recordStatus_runningAfterDone_keepsDone() {
     Sweep sweep = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 2)), Instant.now());
     String runId = sweep.runs().getFirst().runId();

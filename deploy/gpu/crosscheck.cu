@@ -7,7 +7,7 @@
 // prints the median. Warm-up, batch calibration, sample target and stopping rule are the agent's own, read from
 // the plan's method line (io.busload.agent.measure.Sampling; issue 12), so "within 1% of native" compares one
 // method on both sides: warm-up launches_for(WARMUP_SAMPLES x target, probe, MIN_WARMUP_LAUNCHES), three rounds
-// of calibration, then samples until StoppingRule.stopReason says stop.
+// of calibration (a sample no larger than can be held), then samples until StoppingRule.stopReason says stop.
 // Everything runs on the legacy default stream, as the agent's launches do; Sgemm goes through cuBLAS with
 // the agent's row-major mapping and CUBLAS_DEFAULT_MATH.
 //
@@ -17,6 +17,7 @@
 // Build: nvcc -O2 -arch=native -o crosscheck crosscheck.cu -lcuda -lcublas
 // Run:   ./crosscheck busload.fatbin plan.txt [--once]
 //        ./crosscheck --interconnect busload.fatbin DEVICE BYTES...   (issue 14's links; see interconnect_main)
+#include <climits>
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -685,11 +686,12 @@ static int interconnect_main(int argc, char** argv) {
         const double target = m.sample_target_s;
         int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
         double warm = time(warmup);
-        int launches = launches_for(m, target, warm / warmup, 1);
+        int held = holdable ? (int)MAX_HELD_LAUNCHES : INT_MAX;  // as the agent: samples no larger than can be held
+        int launches = std::min(held, launches_for(m, target, warm / warmup, 1));
         for (int round = 0; round < 3; round++) {
           double t = time(launches);
-          if (t >= target) break;
-          launches = launches_for(m, target, t / launches, launches);
+          if (t >= target || launches >= held) break;
+          launches = std::min(held, launches_for(m, target, t / launches, launches));
         }
         std::vector<double> samples;
         auto began = std::chrono::steady_clock::now();
@@ -801,13 +803,15 @@ int main(int argc, char** argv) {
       double probe = runner.time_batch(steps, ptrs, 1);
       int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
       double warm = runner.time_batch(steps, ptrs, warmup);
-      int launches = launches_for(m, target, warm / warmup, 1);
+      // As the agent (Workload.heldLaunchLimit): no sample larger than can be held, even if shorter than the target.
+      int held = runner.hold ? (int)std::max(1L, MAX_HELD_LAUNCHES / (long)steps.size()) : INT_MAX;
+      int launches = std::min(held, launches_for(m, target, warm / warmup, 1));
       long calibration = 0;
       for (int round = 0; round < 3; round++) {
         double t = runner.time_batch(steps, ptrs, launches);
         calibration += launches;
-        if (t >= target) break;
-        launches = launches_for(m, target, t / launches, launches);
+        if (t >= target || launches >= held) break;
+        launches = std::min(held, launches_for(m, target, t / launches, launches));
       }
       std::vector<double> samples;
       std::string why;

@@ -353,6 +353,11 @@ final class CudaWorkload implements Workload {
     return new Batch(elapsedSeconds(), hold ? Hold.HELD : Hold.UNHELD);
   }
 
+  @Override
+  public int heldLaunchLimit() {
+    return holdable ? Math.max(1, io.busload.kernels.Fatbin.MAX_HELD_LAUNCHES / steps.size()) : Integer.MAX_VALUE;
+  }
+
   private double timeBatchUnheld(int launches) {
     enqueueBatch(launches);
     Cuda.check(JCudaDriver.cuEventSynchronize(stop), "cuEventSynchronize", "after " + launches + " launches");

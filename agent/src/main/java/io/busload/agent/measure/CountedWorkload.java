@@ -29,6 +29,11 @@ final class CountedWorkload implements Workload {
   }
 
   @Override
+  public int heldLaunchLimit() {
+    return workload.heldLaunchLimit();
+  }
+
+  @Override
   public List<MemorySegment> download() {
     return workload.download();
   }

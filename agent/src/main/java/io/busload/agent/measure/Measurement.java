@@ -183,21 +183,24 @@ public final class Measurement {
 
   /**
    * Warm-up for {@link #WARMUP_SAMPLES} sample targets, then batches resized until one lasts the device's sample
-   * target: the warm-up average includes the first, slow launches (JIT on a CPU, clocks ramping on a GPU).
+   * target, or holds as many launches as can be held: the warm-up average includes the first, slow launches (JIT on
+   * a CPU, clocks ramping on a GPU).
    */
   Calibration calibrate(Workload workload) {
     double target = device.sampleTargetSeconds();
     double probe = workload.time(1).seconds();
     int warmup = launchesFor(WARMUP_SAMPLES * target, probe, MIN_WARMUP_LAUNCHES);
-    int launches = launchesFor(target, workload.time(warmup).seconds() / warmup, 1);
+    // A sample no larger than can be held: timed on the GPU alone, even if shorter than the target.
+    int held = workload.heldLaunchLimit();
+    int launches = Math.min(held, launchesFor(target, workload.time(warmup).seconds() / warmup, 1));
     int calibrationLaunches = 0;
     for (int round = 0; round < 3; round++) {
       double batch = workload.time(launches).seconds();
       calibrationLaunches += launches;
-      if (batch >= target) {
+      if (batch >= target || launches >= held) {
         break;
       }
-      launches = launchesFor(target, batch / launches, launches);
+      launches = Math.min(held, launchesFor(target, batch / launches, launches));
     }
     return new Calibration(2 + warmup + calibrationLaunches, launches);
   }

@@ -40,6 +40,8 @@ final class FakeDevice implements Device {
   /** Whether {@link #recover} fails too, leaving the device lost. */
   boolean recoveryFails;
   final List<Integer> launchesPerCall = new ArrayList<>();
+  /** The most launches a batch may have and be held (a GPU's 512 steps); none when the maximum int. */
+  int heldLaunchLimit = Integer.MAX_VALUE;
 
   FakeDevice(long l2Bytes) {
     this.l2Bytes = l2Bytes;
@@ -119,6 +121,11 @@ final class FakeDevice implements Device {
           real.time(1);
         }
         return script.batch(n, launches);
+      }
+
+      @Override
+      public int heldLaunchLimit() {
+        return heldLaunchLimit;
       }
 
       @Override

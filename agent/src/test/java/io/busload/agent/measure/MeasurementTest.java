@@ -74,6 +74,23 @@ class MeasurementTest {
   }
 
   @Test
+  void calibrate_tinyLaunches_keepsEverySampleToWhatCanBeHeld() {
+    // 1 us a launch wants 1,000 launches a sample for the 1 ms target; only 512 can be held: samples of 512 launches,
+    // each held (unheld, the host's enqueue rate would have set the time of a 4 KiB copy).
+    device.heldLaunchLimit = 512;
+    device.script = (call, launches) -> new Workload.Batch(launches * 1e-6,
+        launches <= 512 ? Workload.Hold.HELD : Workload.Hold.UNHELD);
+
+    KernelResult r = measure(StoppingRule.standard(1000));
+
+    assertThat(r.launchesPerSample()).isEqualTo(512);
+    assertThat(device.launchesPerCall.subList(3, device.launchesPerCall.size())).containsOnly(512);
+    assertThat(r.sampling().heldSamples()).isEqualTo(r.samples().size());
+    assertThat(r.sampling().unheldSamples()).isZero();
+    assertThat(r.medianSeconds()).isEqualTo(1e-6);
+  }
+
+  @Test
   void sample_steadySamples_stopsWhenTheSpreadSettles() {
     KernelResult r = measure(StoppingRule.standard(1000));
 

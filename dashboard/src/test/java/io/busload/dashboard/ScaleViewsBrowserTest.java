@@ -212,9 +212,8 @@ class ScaleViewsBrowserTest {
         + ".some(c => c.textContent.trim() === 'gpu0999.cluster.example/cuda:7')");
 
     // Grouped by model: four groups of 2,000 devices, counted by state; choosing one narrows the grid.
-    page.locator("#fleet-group-by").click();
-    page.locator("vaadin-select-item", new Page.LocatorOptions().setHasText("model")).click();
-    page.waitForFunction("() => document.querySelector('#fleet-groups')?.size === 4");
+    choose("#fleet-group-by", "model");
+    waitForFleet("() => document.querySelector('#fleet-groups')?.size === 4");
     Object groups = page.evaluate("() => document.querySelector('#fleet-groups').size");
     assertThat(groups).isEqualTo(4);
     assertThat(String.join("|", page.locator("#fleet-groups vaadin-grid-cell-content").allTextContents()))
@@ -226,19 +225,44 @@ class ScaleViewsBrowserTest {
     long groupMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - filtered);
 
     // Grouped by label, filtered by text and state: rack r3 holds 40 hosts (320 devices); offline ones are silent.
-    page.locator("#fleet-group-by").click();
-    page.locator("vaadin-select-item", new Page.LocatorOptions().setHasText("label")).click();
-    page.waitForFunction("() => document.querySelector('#fleet-groups')?.size === 27"); // 25 racks, 2 labs
+    choose("#fleet-group-by", "label");
+    waitForFleet("() => document.querySelector('#fleet-groups')?.size === 27"); // 25 racks, 2 labs
     page.locator("#fleet-filter input").fill("rack=r3");
     page.waitForFunction("() => document.querySelector('#fleet-summary').textContent.includes('shown: 320 ')");
     page.locator("#fleet-filter input").fill("");
-    page.locator("#fleet-state").click();
-    page.locator("vaadin-select-item", new Page.LocatorOptions().setHasText("offline")).click();
+    choose("#fleet-state", "offline");
     page.waitForFunction("() => document.querySelector('#fleet-summary').textContent.includes('shown: 800 (0 busy,"
         + " 0 idle, 800 offline)')");
     System.out.printf("Fleet view: choosing a group of 2,000 devices took %d ms%n", groupMillis);
     Files.createDirectories(Paths.get("target/screenshots"));
     page.screenshot(new Page.ScreenshotOptions().setPath(Paths.get("target/screenshots/fleet-8000.png")));
+  }
+
+  /**
+   * Opens a select and clicks its item: only its own list's items, since a chosen item's copy also sits in each
+   * select's value button ("model" stays there once chosen).
+   */
+  private void choose(String select, String item) {
+    page.locator(select).click();
+    page.locator(select + " vaadin-select-list-box vaadin-select-item", new Page.LocatorOptions().setHasText(item))
+        .click();
+  }
+
+  /** Waits for {@code condition}; if it never holds, fails saying what the Fleet view's controls show instead. */
+  private void waitForFleet(String condition) throws Exception {
+    try {
+      page.waitForFunction(condition);
+    } catch (com.microsoft.playwright.TimeoutError e) {
+      Files.createDirectories(Paths.get("target/screenshots"));
+      page.screenshot(new Page.ScreenshotOptions().setPath(Paths.get("target/screenshots/fleet-8000-failed.png")));
+      throw new AssertionError(condition + " never held; the Fleet view shows " + page.evaluate("() => JSON.stringify({"
+          + "groupBy: document.querySelector('#fleet-group-by').value,"
+          + " opened: document.querySelector('#fleet-group-by').opened,"
+          + " groupsInPage: !!document.querySelector('#fleet-groups'),"
+          + " groupsHidden: document.querySelector('#fleet-groups')?.hidden,"
+          + " groupsSize: document.querySelector('#fleet-groups')?.size,"
+          + " summary: document.querySelector('#fleet-summary').textContent})"), e);
+    }
   }
 
   @Test

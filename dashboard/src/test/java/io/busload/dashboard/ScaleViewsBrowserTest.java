@@ -256,7 +256,8 @@ class ScaleViewsBrowserTest {
       Files.createDirectories(Paths.get("target/screenshots"));
       page.screenshot(new Page.ScreenshotOptions().setPath(Paths.get("target/screenshots/fleet-8000-failed.png")));
       throw new AssertionError(condition + " never held; the Fleet view shows " + page.evaluate("() => JSON.stringify({"
-          + "groupBy: document.querySelector('#fleet-group-by').value,"
+          + "selectDefined: !!customElements.get('vaadin-select'),"
+          + " groupBy: document.querySelector('#fleet-group-by').value,"
           + " opened: document.querySelector('#fleet-group-by').opened,"
           + " groupsInPage: !!document.querySelector('#fleet-groups'),"
           + " groupsHidden: document.querySelector('#fleet-groups')?.hidden,"

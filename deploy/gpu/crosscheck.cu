@@ -400,6 +400,41 @@ static std::string stop_reason(const Method& m, const std::vector<double>& sampl
   return "";
 }
 
+// One case as Measurement takes it, on either path: probe, warm-up, up to three calibration rounds (a sample no
+// larger than `held` launches, as the agent's Workload.heldLaunchLimit), then samples until stop_reason says stop.
+struct Measured {
+  double median_s;
+  int launches;
+  size_t samples;
+  long warmup_launches;  // every launch before the first sample, the checked one included (as the agent counts)
+  std::string stop;
+};
+
+template <class TimeBatch>
+static Measured measure_case(const Method& m, int held, TimeBatch time) {
+  const double target = m.sample_target_s;
+  double probe = time(1);
+  int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
+  double warm = time(warmup);
+  int launches = std::min(held, launches_for(m, target, warm / warmup, 1));
+  long calibration = 0;
+  for (int round = 0; round < 3; round++) {
+    double t = time(launches);
+    calibration += launches;
+    if (t >= target || launches >= held) break;
+    launches = std::min(held, launches_for(m, target, t / launches, launches));
+  }
+  std::vector<double> samples;
+  std::string why;
+  auto began = std::chrono::steady_clock::now();
+  do {
+    samples.push_back(time(launches) / launches);
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    why = stop_reason(m, samples, elapsed);
+  } while (why.empty());
+  return {median_of(samples), launches, samples.size(), 2 + warmup + calibration, why};
+}
+
 // ---- interconnect (issue 14) -------------------------------------------------------------------------------
 // crosscheck --interconnect busload.fatbin plan.txt DEVICE BYTES...: the host links and the peer pairs of the agent's
 // interconnect suite (io.busload.kernels.families.Interconnect), timed natively with the same recipe as the plan
@@ -682,28 +717,9 @@ static int interconnect_main(int argc, char** argv) {
         }
       }
       if (ok) {
-        double probe = time(1);
-        const double target = m.sample_target_s;
-        int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
-        double warm = time(warmup);
-        int held = holdable ? (int)MAX_HELD_LAUNCHES : INT_MAX;  // as the agent: samples no larger than can be held
-        int launches = std::min(held, launches_for(m, target, warm / warmup, 1));
-        for (int round = 0; round < 3; round++) {
-          double t = time(launches);
-          if (t >= target || launches >= held) break;
-          launches = std::min(held, launches_for(m, target, t / launches, launches));
-        }
-        std::vector<double> samples;
-        auto began = std::chrono::steady_clock::now();
-        for (;;) {
-          samples.push_back(time(launches) / launches);
-          double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-          if (!stop_reason(m, samples, elapsed).empty()) break;
-        }
-        std::sort(samples.begin(), samples.end());
-        size_t n = samples.size();
-        double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-        std::printf("%s,%s,%.9g,%d,%zu\n", c.kernel.c_str(), params.c_str(), median, launches, n);
+        // As the agent: pageable copies are never held, held ones at most MAX_HELD_LAUNCHES a sample.
+        Measured r = measure_case(m, holdable ? (int)MAX_HELD_LAUNCHES : INT_MAX, time);
+        std::printf("%s,%s,%.9g,%d,%zu\n", c.kernel.c_str(), params.c_str(), r.median_s, r.launches, r.samples);
         std::fflush(stdout);
       }
     }
@@ -797,32 +813,11 @@ int main(int argc, char** argv) {
     if (once) {
       std::printf("once,%s,%s,%.9g\n", c.kernel.c_str(), c.params.c_str(), first);
     } else {
-      // Measurement's recipe, step for step: probe, warm-up, up to three calibration rounds, samples by the rule.
-      const Method& m = method;
-      double target = m.sample_target_s;
-      double probe = runner.time_batch(steps, ptrs, 1);
-      int warmup = launches_for(m, m.warmup_samples * target, probe, m.min_warmup_launches);
-      double warm = runner.time_batch(steps, ptrs, warmup);
-      // As the agent (Workload.heldLaunchLimit): no sample larger than can be held, even if shorter than the target.
+      // Measurement's recipe, step for step (measure_case); held as the agent holds (Workload.heldLaunchLimit).
       int held = runner.hold ? (int)std::max(1L, MAX_HELD_LAUNCHES / (long)steps.size()) : INT_MAX;
-      int launches = std::min(held, launches_for(m, target, warm / warmup, 1));
-      long calibration = 0;
-      for (int round = 0; round < 3; round++) {
-        double t = runner.time_batch(steps, ptrs, launches);
-        calibration += launches;
-        if (t >= target || launches >= held) break;
-        launches = std::min(held, launches_for(m, target, t / launches, launches));
-      }
-      std::vector<double> samples;
-      std::string why;
-      auto began = std::chrono::steady_clock::now();
-      do {
-        samples.push_back(runner.time_batch(steps, ptrs, launches) / launches);
-        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-        why = stop_reason(m, samples, elapsed);
-      } while (why.empty());
-      std::printf("%s,%s,%.9g,%d,%zu,%ld,%s\n", c.kernel.c_str(), c.params.c_str(), median_of(samples), launches,
-                  samples.size(), 2 + warmup + calibration, why.c_str());
+      Measured r = measure_case(method, held, [&](int launches) { return runner.time_batch(steps, ptrs, launches); });
+      std::printf("%s,%s,%.9g,%d,%zu,%ld,%s\n", c.kernel.c_str(), c.params.c_str(), r.median_s, r.launches, r.samples,
+                  r.warmup_launches, r.stop.c_str());
     }
     std::fflush(stdout);
     CU(cuCtxSynchronize());

@@ -136,6 +136,8 @@ final class HostTopology {
     };
   }
 
+  private static final java.util.regex.Pattern ANSI_ESCAPE = java.util.regex.Pattern.compile("\u001B\\[[0-9;]*m");
+
   /** {@code nvidia-smi topo -m}'s GPU x GPU cells as {@code "i,j" -> cell}; empty without nvidia-smi. */
   static Map<String, String> nvidiaSmiTopo() {
     try {
@@ -154,9 +156,11 @@ final class HostTopology {
     Map<String, String> cells = new HashMap<>();
     List<String> columns = null;
     for (String line : lines) {
-      String[] t = line.trim().split("\\s+");
+      // nvidia-smi underlines the header with terminal escapes even into a pipe; left in, they hid the header and the
+      // GPU0 row was read as one, so GPU0 lost every cell of its own row (seen on two NVLink-joined H200s).
+      String[] t = ANSI_ESCAPE.matcher(line).replaceAll("").trim().split("\\s+");
       if (columns == null) {
-        if (t.length > 0 && t[0].equals("GPU0")) {
+        if (t.length > 1 && t[0].equals("GPU0") && !t[1].equals("X")) {
           columns = List.of(t);
         }
         continue;

@@ -78,4 +78,26 @@ class HostTopologyTest {
     assertThat(HostTopology.link("SYS")).isEqualTo("pcie");
     assertThat(HostTopology.link("")).isEqualTo("unknown");
   }
+
+  /** As nvidia-smi printed it into a file on two NVLink-joined H200s: the header underlined with terminal escapes. */
+  @Test
+  void parseTopo_headerWithTerminalEscapes_bothGpusKeepTheirNvlinkCell() {
+    List<String> lines = List.of(
+        "\t\u001B[4mGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\u001B[0m",
+        "GPU0\t X \tNV18\t0-31\t0\t\tN/A",
+        "GPU1\tNV18\t X \t0-31\t0\t\tN/A",
+        "",
+        "Legend:");
+
+    var cells = HostTopology.parseTopo(lines);
+
+    assertThat(cells).containsEntry("0,1", "NV18").containsEntry("1,0", "NV18").containsEntry("0,0", "X")
+        .hasSize(4);
+  }
+
+  /** Without a header at all, a GPU row is not taken for one: no cells rather than cells in the wrong columns. */
+  @Test
+  void parseTopo_noHeader_noCells() {
+    assertThat(HostTopology.parseTopo(List.of("GPU0\t X \tNV18", "GPU1\tNV18\t X "))).isEmpty();
+  }
 }

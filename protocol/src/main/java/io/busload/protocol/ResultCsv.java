@@ -41,12 +41,13 @@ public final class ResultCsv {
   /**
    * How the result was measured, as typed fields (issue 12), after {@link #CARRIED}: its status, the samples held,
    * unheld and re-timed, the stopping reason, the clocks and throttle reasons read during sampling and the samples
-   * dropped for throttling, and the working set against L2. Empty cells where nothing was timed or nothing read.
+   * dropped for throttling, the working set against L2, and the other devices measuring meanwhile. Empty cells where
+   * nothing was timed or nothing read.
    */
   public static final List<String> SAMPLING = List.of("status", "heldSamples", "unheldSamples", "retimedSamples",
       "stopReason", "clocksReading", "clocksNote", "smClockMinMHz", "smClockMaxMHz", "memClockMinMHz",
       "memClockMaxMHz", "throttleReasons", "throttledSamplesDropped", "tooFewCleanSamples", "cacheResidency",
-      "workingSetBytes");
+      "workingSetBytes", "othersBusy");
   /**
    * Columns a reader may go without: the sample count and the fingerprint (both derived, checked when present), the
    * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written before issue 12).
@@ -149,6 +150,7 @@ public final class ResultCsv {
       case "tooFewCleanSamples" -> c.tooFewCleanSamples();
       case "cacheResidency" -> s.cache().residency();
       case "workingSetBytes" -> s.cache().workingSetBytes();
+      case "othersBusy" -> s.othersBusy().isEmpty() ? null : String.join(";", s.othersBusy());
       default -> throw new IllegalArgumentException("no results column '" + column + "'");
     };
   }
@@ -281,7 +283,8 @@ public final class ResultCsv {
     try {
       return new Sampling(integer(cells, "heldSamples"), integer(cells, "unheldSamples"),
           integer(cells, "retimedSamples"), constant(StopReason.class, "stopReason", required(cells, "stopReason")),
-          clocks, cache);
+          clocks, cache, cell(cells, "othersBusy").isBlank() ? List.of()
+              : List.of(cell(cells, "othersBusy").strip().split("\\s*;\\s*")));
     } catch (IllegalArgumentException e) {
       throw e instanceof BadCell ? e : new BadCell("stopReason", e.getMessage());
     }

@@ -13,9 +13,12 @@ package io.busload.protocol;
  * @param stopReason why sampling stopped
  * @param clocks clocks and throttle reasons during sampling, and the samples dropped for throttling
  * @param cache the working set against L2
+ * @param othersBusy the other devices of the same agent (their ids, sorted) that were measuring at some time while
+ *     these samples were taken (issue 14: a run on several GPUs at once shares power, host memory and the host's
+ *     links); empty when this device had the host to itself, and in results written before issue 14
  */
 public record Sampling(int heldSamples, int unheldSamples, int retimedSamples, StopReason stopReason, Clocks clocks,
-    CacheResidency cache) {
+    CacheResidency cache, java.util.List<String> othersBusy) {
   public Sampling {
     if (heldSamples < 0 || unheldSamples < 0 || retimedSamples < 0) {
       throw new IllegalArgumentException("sampling: negative sample count");
@@ -23,6 +26,18 @@ public record Sampling(int heldSamples, int unheldSamples, int retimedSamples, S
     if (stopReason == null || clocks == null || cache == null) {
       throw new IllegalArgumentException("sampling: stopReason, clocks and cache are required");
     }
+    othersBusy = othersBusy == null ? java.util.List.of() : java.util.List.copyOf(othersBusy);
+  }
+
+  /** Samples taken with the host to itself: nothing else of this agent measured meanwhile. */
+  public Sampling(int heldSamples, int unheldSamples, int retimedSamples, StopReason stopReason, Clocks clocks,
+      CacheResidency cache) {
+    this(heldSamples, unheldSamples, retimedSamples, stopReason, clocks, cache, java.util.List.of());
+  }
+
+  /** The same samples, known to have been taken while {@code others} measured too. */
+  public Sampling withOthersBusy(java.util.List<String> others) {
+    return new Sampling(heldSamples, unheldSamples, retimedSamples, stopReason, clocks, cache, others);
   }
 
   /** Samples timed in all, dropped ones included. */

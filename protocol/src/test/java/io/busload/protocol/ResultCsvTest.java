@@ -102,7 +102,8 @@ class ResultCsvTest {
   private static KernelResult timed() {
     Sampling s = SamplingTest.sampled();
     return profiled().withSampling(ResultStatus.MEASURED, new Sampling(s.heldSamples(), s.unheldSamples(),
-        s.retimedSamples(), s.stopReason(), s.clocks(), CacheResidency.of(8L << 20, GPU.l2Bytes(), false)));
+        s.retimedSamples(), s.stopReason(), s.clocks(), CacheResidency.of(8L << 20, GPU.l2Bytes(), false),
+        List.of("gpu1/cuda:1", "gpu1/cuda:2")));
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.busload.agent.crosscheck.ProfileCounters;
 import io.busload.agent.crosscheck.ProfileReport;
 import io.busload.agent.crosscheck.Profiler;
 import io.busload.agent.device.Device;
+import io.busload.agent.device.HostActivity;
 import io.busload.agent.device.DeviceWorker;
 import io.busload.agent.measure.FreshProcess;
 import io.busload.agent.measure.Measurement;
@@ -42,6 +43,8 @@ public final class AgentVerticle extends VerticleBase {
 
   private final AgentConfig config;
   private final Map<String, Slot> slots = new LinkedHashMap<>();
+  /** This agent's devices, so that a result says which others measured beside it (issue 14). */
+  private final HostActivity activity = new HostActivity();
   private final java.util.Set<Delivery> deliveries = new java.util.HashSet<>();
   private Outbox outbox;
   private io.busload.protocol.cluster.SplitRepair routes;
@@ -173,7 +176,7 @@ public final class AgentVerticle extends VerticleBase {
       slot.completed = 0;
       Map<String, Counters> counters = profile ? profile(request, plan, device, slot) : Map.of();
       FreshProcess fresh = new FreshProcess(request.suite(), device.shortId(), request.suiteOptions());
-      return new Measurement(device, runContext, config.fatbinHash()).run(plan, new Progress() {
+      return new Measurement(device, runContext, config.fatbinHash()).sharing(activity).run(plan, new Progress() {
         @Override
         public void starting(String kernel, int completed, int total) {
           slot.kernel = kernel;

@@ -3,6 +3,7 @@ package io.busload.agent.measure;
 import io.busload.agent.device.Conditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
+import io.busload.agent.device.HostActivity;
 import io.busload.agent.device.UnavailableException;
 import io.busload.agent.device.Workload;
 import io.busload.agent.report.MethodText;
@@ -48,6 +49,8 @@ public final class Measurement {
   private String deviceLost;
   /** The memcpy ceiling's bandwidth in this run, once measured (it runs first). */
   private Double ceiling;
+  /** The agent's devices, to say which others measured beside this one; alone unless {@link #sharing} says. */
+  private HostActivity host = new HostActivity();
 
   public Measurement(Device device, RunContext context, String fatbinHash) {
     this(device, context, fatbinHash, StoppingRule.standard(device.timeCapSeconds()));
@@ -70,6 +73,12 @@ public final class Measurement {
     List<KernelResult> run(int fromCase) throws Exception;
   }
 
+  /** Marks this device busy in {@code host} while a run goes on, and names {@code host}'s other busy devices. */
+  public Measurement sharing(HostActivity host) {
+    this.host = host;
+    return this;
+  }
+
   /** Every case of the plan in order; a failing case yields an invalid result and the next one runs. */
   public List<KernelResult> run(Plan plan, Progress progress) {
     return run(plan, progress, null);
@@ -77,6 +86,12 @@ public final class Measurement {
 
   /** As {@link #run(Plan, Progress)}; after a device loss the rest goes to {@code continuation} when given. */
   public List<KernelResult> run(Plan plan, Progress progress, Continuation continuation) {
+    try (HostActivity.Busy busy = host.busy(device.info().id())) {
+      return runCases(plan, progress, continuation);
+    }
+  }
+
+  private List<KernelResult> runCases(Plan plan, Progress progress, Continuation continuation) {
     List<KernelResult> results = new ArrayList<>();
     int total = plan.cases().size();
     for (Plan.Planned planned : plan.cases()) {
@@ -139,8 +154,9 @@ public final class Measurement {
         return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(check));
       }
       Calibration calibration = calibrate(workload);
+      HostActivity.Window window = host.window(device.info().id());
       Sampler.Sampled sampled = Sampler.startingNow(stoppingRule, device.clockSensor())
-          .sample(workload, calibration.launches(), planned.cache());
+          .sample(workload, calibration.launches(), planned.cache()).beside(window.othersBusy());
       Conditions after = device.conditions();
       // Issue 12: checked again after the timed launches, so a kernel right only on its first launch fails.
       Check again = planned.program().checkAfter(workload.download(), workload.launches());

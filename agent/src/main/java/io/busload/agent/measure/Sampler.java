@@ -27,7 +27,12 @@ final class Sampler {
    *
    * @param samples seconds per launch of the clean samples, in measuring order; every timed one when none was clean
    */
-  record Sampled(List<Double> samples, Sampling sampling) {}
+  record Sampled(List<Double> samples, Sampling sampling) {
+    /** The same samples, taken while {@code others} measured too. */
+    Sampled beside(List<String> others) {
+      return new Sampled(samples, sampling.withOthersBusy(others));
+    }
+  }
 
   private final StoppingRule rule;
   private final ClockSensor sensor;

@@ -54,6 +54,9 @@ public final class MethodText {
     parts.add("warm-up " + r.warmupLaunches() + " launches");
     parts.add(r.samples().size() + " samples of " + r.launchesPerSample() + " launches " + timer);
     parts.add(holds(s));
+    if (!s.othersBusy().isEmpty()) {
+      parts.add("measured while " + String.join(", ", s.othersBusy()) + " measured too");
+    }
     parts.add("median; stopped at " + rule.describe(s.stopReason()) + "; bytes = " + bytesCounted);
     if (ceiling != null && r.bandwidth() != null) {
       parts.add(String.format(Locale.ROOT, "%.1f%% of memcpy-d2d in this run", 100 * r.bandwidth() / ceiling));

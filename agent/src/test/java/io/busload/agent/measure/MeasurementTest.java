@@ -322,4 +322,35 @@ class MeasurementTest {
               "matmul-col-per-thread 201326592", "matmul-cublas 201326592");
     }
   }
+
+  /**
+   * Issue 14: a run beside runs on other devices of the agent says so per result. The other device goes busy after
+   * the first case and idle after the second; the third case was sampled with the host to itself again.
+   */
+  @Test
+  void run_anotherDeviceBusyDuringSomeCases_thoseResultsNameIt() {
+    Plan plan = plan(SMALL_L2, Map.of("size", "65536", "stride", "1,2")); // memcpy-d2d, then two strides
+    io.busload.agent.device.HostActivity host = new io.busload.agent.device.HostActivity();
+    io.busload.agent.device.HostActivity.Busy[] other = new io.busload.agent.device.HostActivity.Busy[1];
+
+    List<KernelResult> results = new Measurement(device, CONTEXT, "fatbin", SHORT).sharing(host).run(plan,
+        new Progress() {
+          @Override
+          public void measured(KernelResult result, int completed, int total) {
+            if (completed == 1) {
+              other[0] = host.busy("fake/cuda:1");
+              assertThat(host.window("fake/cuda:1").othersBusy()).as("this device busy during its run")
+                  .containsExactly("fake/cuda:0");
+            } else if (completed == 2) {
+              other[0].close();
+            }
+          }
+        });
+
+    assertThat(results).extracting(r -> r.sampling().othersBusy())
+        .containsExactly(List.of(), List.of("fake/cuda:1"), List.of());
+    assertThat(results.get(1).method()).contains("measured while fake/cuda:1 measured too");
+    assertThat(results.get(2).method()).doesNotContain("measured too");
+    assertThat(host.window("fake/cuda:1").othersBusy()).as("idle once its run ended").isEmpty();
+  }
 }

@@ -134,7 +134,8 @@ public final class RunDetail {
     }
     return "warm-up " + r.warmupLaunches() + " launches; " + s.timedSamples() + " samples x " + r.launchesPerSample()
         + " launches: " + s.heldSamples() + " held, " + s.unheldSamples() + " unheld, " + s.retimedSamples()
-        + " re-timed after a hold timed out; stopped: " + stop(s.stopReason());
+        + " re-timed after a hold timed out; stopped: " + stop(s.stopReason())
+        + (s.othersBusy().isEmpty() ? "" : "; measured while " + String.join(", ", s.othersBusy()) + " measured too");
   }
 
   private static String stop(StopReason reason) {

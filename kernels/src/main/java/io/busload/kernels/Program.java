@@ -76,6 +76,14 @@ public interface Program {
   }
 
   /**
+   * How many directions of a link the counted bytes cross at once: 2 for a copy both ways, whose bandwidth is set
+   * against both directions' rate; 1 otherwise.
+   */
+  default int linkDirections() {
+    return 1;
+  }
+
+  /**
    * How the bytes of {@link #traffic()} are counted, for the result's method: useful bytes read plus written by
    * default; a link counts the bytes that cross it.
    */

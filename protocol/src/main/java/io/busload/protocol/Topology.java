@@ -32,7 +32,30 @@ public record Topology(int pcieGeneration, int pcieWidth, int pcieCurrentGenerat
    * @param link {@code nvlink}, {@code pcie} or {@code unknown}
    * @param detail what nvidia-smi topo -m says of the pair ({@code NV18}, {@code PIX}, {@code SYS}), or empty
    */
-  public record Peer(int ordinal, boolean access, int performanceRank, String link, String detail) {}
+  public record Peer(int ordinal, boolean access, int performanceRank, String link, String detail) {
+    private static final java.util.regex.Pattern NVLINKS = java.util.regex.Pattern.compile("NV(\\d+)");
+
+    /** The NVLinks bonded between the pair, as nvidia-smi counts them ({@code NV18}: 18); 0 when not NVLink. */
+    public int nvlinks() {
+      java.util.regex.Matcher m = NVLINKS.matcher(detail == null ? "" : detail);
+      return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+    }
+  }
+
+  /**
+   * One NVLink's theoretical rate in each direction, bytes per second, by the GPU's compute capability, for the
+   * data-centre parts whose generation it names: 20 GB/s (NVLink 1, 6.0), 25 GB/s (NVLink 2 to 4: 7.0, 8.0, 9.0),
+   * 50 GB/s (NVLink 5, 10.0). H100 and H200: 18 links x 25 GB/s = 450 GB/s each way. 0 for any other capability
+   * (consumer bridges run their links at other rates), so no ceiling is drawn rather than a wrong one.
+   */
+  public static double nvlinkBytesPerSecondPerLink(String computeCapability) {
+    return switch (computeCapability == null ? "" : computeCapability) {
+      case "6.0" -> 20e9;
+      case "7.0", "8.0", "9.0" -> 25e9;
+      case "10.0" -> 50e9;
+      default -> 0;
+    };
+  }
 
   /**
    * The PCIe link's theoretical rate in each direction, bytes per second: transfers per second per lane x

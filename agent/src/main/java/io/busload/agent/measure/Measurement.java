@@ -228,7 +228,8 @@ public final class Measurement {
     boolean isCeiling = planned.kernelCase().spec().name().equals(Catalog.MEMCPY_D2D.name());
     boolean hostLink = planned.program().buffers().stream().anyMatch(b -> b.memory().onHost());
     return result.withMethod(MethodText.measured(result, device.timerDescription(), stoppingRule,
-        isCeiling ? null : ceiling, before, after, planned.program().bytesCounted(), hostLink));
+        isCeiling ? null : ceiling, before, after, planned.program().bytesCounted(), hostLink,
+        planned.program().peerDevice(), planned.program().linkDirections()));
   }
 
   /** The error that failed a case, and what recovering the device did; marks the device lost when it could not. */

@@ -46,9 +46,11 @@ public final class MethodText {
    * @param ceiling the memcpy bandwidth of this run, or null (not measured yet, or this is the memcpy)
    * @param bytesCounted how the program counts its bytes ({@code Program.bytesCounted})
    * @param hostLink whether the bytes cross the host link, whose ceiling is the PCIe link, not the memory's peak
+   * @param peer the other GPU a peer copy crosses to ({@code Program.peerDevice}); -1 for none
+   * @param directions the link directions the counted bytes cross at once ({@code Program.linkDirections})
    */
   public static String measured(KernelResult r, String timer, StoppingRule rule, Double ceiling, Conditions before,
-      Conditions after, String bytesCounted, boolean hostLink) {
+      Conditions after, String bytesCounted, boolean hostLink, int peer, int directions) {
     Sampling s = r.sampling();
     List<String> parts = new ArrayList<>();
     parts.add("warm-up " + r.warmupLaunches() + " launches");
@@ -61,13 +63,10 @@ public final class MethodText {
     if (ceiling != null && r.bandwidth() != null) {
       parts.add(String.format(Locale.ROOT, "%.1f%% of memcpy-d2d in this run", 100 * r.bandwidth() / ceiling));
     }
-    Topology topology = r.device().topology();
     double peak = r.device().theoreticalPeakBytesPerSecond();
-    if (hostLink && topology != null && topology.pcieBytesPerSecond() > 0 && r.bandwidth() != null) {
-      // Issue 14: a host link's ceiling is its PCIe link, not the memory's peak.
-      parts.add(String.format(Locale.ROOT, "%.1f%% of the PCIe gen%d x%d link's %.1f GB/s each way",
-          100 * r.bandwidth() / topology.pcieBytesPerSecond(), topology.pcieGeneration(), topology.pcieWidth(),
-          topology.pcieBytesPerSecond() / 1e9));
+    if ((hostLink || peer >= 0) && r.bandwidth() != null) {
+      // Issue 14: a link's ceiling is the link's rate, over as many directions as the bytes cross, never the memory's.
+      parts.add(linkShare(r, hostLink, peer, directions));
     } else if (peak > 0 && r.bandwidth() != null) {
       parts.add(String.format(Locale.ROOT, "%.1f%% of theoretical peak", 100 * r.bandwidth() / peak));
     }
@@ -86,6 +85,44 @@ public final class MethodText {
       parts.add(warning);
     }
     return String.join("; ", parts);
+  }
+
+  /**
+   * The bandwidth against its link: the PCIe link for a host copy, the pair's NVLinks (links x rate) or this GPU's
+   * PCIe link for a peer copy; both directions' rate when the bytes cross both. Says why when no rate is known.
+   */
+  static String linkShare(KernelResult r, boolean hostLink, int peer, int directions) {
+    Topology topology = r.device().topology();
+    String ways = directions == 2 ? "both ways" : "each way";
+    if (topology == null) {
+      return "no link ceiling: the host's topology was not read";
+    }
+    String pcie = String.format(Locale.ROOT, "PCIe gen%d x%d", topology.pcieGeneration(), topology.pcieWidth());
+    if (peer >= 0) {
+      Topology.Peer pair = topology.peers().stream().filter(p -> p.ordinal() == peer).findFirst().orElse(null);
+      if (pair == null) {
+        return "no link ceiling: cuda:" + peer + " is not in this GPU's topology";
+      }
+      if (pair.nvlinks() > 0) {
+        double perLink = Topology.nvlinkBytesPerSecondPerLink(r.device().computeCapability());
+        if (perLink == 0) {
+          return "no link ceiling: " + pair.nvlinks() + " NVLinks to cuda:" + peer + ", at a rate not known for compute"
+              + " capability " + r.device().computeCapability();
+        }
+        double rate = pair.nvlinks() * perLink * directions;
+        return String.format(Locale.ROOT, "%.1f%% of the %d NVLinks' %.1f GB/s %s to cuda:%d (%d x %.0f GB/s each way)",
+            100 * r.bandwidth() / rate, pair.nvlinks(), rate / 1e9, ways, peer, pair.nvlinks(), perLink / 1e9);
+      }
+      if (!"pcie".equals(pair.link()) || topology.pcieBytesPerSecond() == 0) {
+        return "no link ceiling: the link to cuda:" + peer + " is " + pair.link()
+            + (pair.detail().isEmpty() ? "" : " (" + pair.detail() + ")");
+      }
+    } else if (!hostLink || topology.pcieBytesPerSecond() == 0) {
+      return "no link ceiling: this GPU's PCIe link was not read";
+    }
+    double rate = topology.pcieBytesPerSecond() * directions;
+    return String.format(Locale.ROOT, "%.1f%% of the %s link's %.1f GB/s %s", 100 * r.bandwidth() / rate, pcie,
+        rate / 1e9, ways);
   }
 
   /** {@code 30 held, 0 unheld, 0 re-timed without the hold after it timed out}. */

@@ -46,11 +46,15 @@ class LinkCeilingTest {
       KernelResult h2d = measurement.measure("interconnect", plan.cases().stream()
           .filter(p -> p.kernelCase().spec().name().equals("h2d-ce-pinned")).findFirst().orElseThrow());
       KernelResult memcpy = measurement.measure("interconnect", plan.cases().getFirst());
+      KernelResult both = measurement.measure("interconnect", plan.cases().stream()
+          .filter(p -> p.kernelCase().spec().name().equals("bidir-ce-pinned")).findFirst().orElseThrow());
 
       assertThat(h2d.valid()).as(h2d.mismatches().toString()).isTrue();
       assertThat(h2d.method()).contains("% of the PCIe gen4 x16 link's 31.5 GB/s each way")
           .contains("bytes = bytes crossing the link");
       assertThat(memcpy.method()).doesNotContain("PCIe");
+      // Both directions' bytes, set against both directions' rate.
+      assertThat(both.method()).contains("% of the PCIe gen4 x16 link's 63.0 GB/s both ways");
     }
   }
 }

@@ -255,6 +255,11 @@ public final class Interconnect extends AbstractFamily {
     }
 
     @Override
+    public int linkDirections() {
+      return both() ? 2 : 1;
+    }
+
+    @Override
     public String bytesCounted() {
       return "bytes crossing the link (sent + received by this device"
           + (both() ? ", both directions added" : "") + ")";

@@ -130,8 +130,10 @@ public final class StorageBench {
       figures.put(arm.getKey(), f);
       notes.put(arm.getKey(), n);
     }
-    System.out.printf("%nbefore: the coordinator at %s (before V8); after: this build. %s results stored"
-        + " over a year, then %s ingested tonight, %s samples each%n", git("rev-parse", base), stored, ingest, samples);
+    System.out.printf("%nbefore: the coordinator at %s (%s); after: this build. %s results stored"
+        + " over a year, then %s ingested tonight, %s samples each%n", git("rev-parse", base),
+        System.getProperty("storage.bench.before") == null ? "before V8" : "-Dstorage.bench.before", stored, ingest,
+        samples);
     System.out.printf("%n%-66s %12s %12s %8s%n", "figure", "before", "after", "ratio");
     for (String key : figures.get("before").keySet()) {
       double a = figures.get("before").get(key);

@@ -43,6 +43,15 @@ public record Topology(int pcieGeneration, int pcieWidth, int pcieCurrentGenerat
   }
 
   /**
+   * The theoretical rate of the NVLinks joining this GPU to GPU {@code peer}, bytes per second over {@code directions}
+   * (1 or 2); 0 when the pair is not NVLink or the per-link rate is not known for {@code computeCapability}.
+   */
+  public double nvlinkBytesPerSecond(int peer, String computeCapability, int directions) {
+    return peers.stream().filter(p -> p.ordinal() == peer).findFirst()
+        .map(p -> p.nvlinks() * nvlinkBytesPerSecondPerLink(computeCapability) * directions).orElse(0.0);
+  }
+
+  /**
    * One NVLink's theoretical rate in each direction, bytes per second, by the GPU's compute capability, for the
    * data-centre parts whose generation it names: 20 GB/s (NVLink 1, 6.0), 25 GB/s (NVLink 2 to 4: 7.0, 8.0, 9.0),
    * 50 GB/s (NVLink 5, 10.0). H100 and H200: 18 links x 25 GB/s = 450 GB/s each way. 0 for any other capability

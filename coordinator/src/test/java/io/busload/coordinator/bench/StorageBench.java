@@ -90,8 +90,10 @@ public final class StorageBench {
     System.out.printf("load before: %s; %d cores%n", load(), Runtime.getRuntime().availableProcessors());
     // Before = the commit before V8 came, unless -Dstorage.bench.before names another (since the merge of main,
     // main's tip stores V7's sampling columns, which the commit before V8 did not have).
-    String base = System.getProperty("storage.bench.before", git("log", "-1", "--format=%H", "--diff-filter=A", "--",
-        "coordinator/src/main/resources/db/migration/V8__results_partitioned_by_month.sql") + "^");
+    // Maven runs this from the coordinator folder: the path is named from the repository's top (":/").
+    String named = System.getProperty("storage.bench.before", "");
+    String base = !named.isBlank() ? named : git("log", "-1", "--format=%H", "--diff-filter=A", "--",
+        ":/coordinator/src/main/resources/db/migration/V8__results_partitioned_by_month.sql") + "^";
     Path before = coordinatorAt(git("rev-parse", base));
     String classPath = System.getProperty("java.class.path");
     String afterClasses = Arrays.stream(classPath.split(java.io.File.pathSeparator))
@@ -132,7 +134,7 @@ public final class StorageBench {
     }
     System.out.printf("%nbefore: the coordinator at %s (%s); after: this build. %s results stored"
         + " over a year, then %s ingested tonight, %s samples each%n", git("rev-parse", base),
-        System.getProperty("storage.bench.before") == null ? "before V8" : "-Dstorage.bench.before", stored, ingest,
+        named.isBlank() ? "before V8" : "-Dstorage.bench.before", stored, ingest,
         samples);
     System.out.printf("%n%-66s %12s %12s %8s%n", "figure", "before", "after", "ratio");
     for (String key : figures.get("before").keySet()) {

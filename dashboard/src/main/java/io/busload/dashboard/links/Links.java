@@ -86,7 +86,7 @@ public final class Links {
       }
       if (r.valid() && r.bandwidth() != null) {
         double gigabytes = ChartOptions.gigabytes(r.bandwidth());
-        cells.add(new Cell(row, column, gigabytes, gigabytes + " GB/s"));
+        cells.add(new Cell(row, column, gigabytes, gigabytes + " GB/s" + nvlinkShare(r, column)));
       } else {
         String why = r.mismatches().isEmpty() ? r.method() : r.mismatches().getFirst();
         cells.add(new Cell(row, column, null, why.contains("no peer access") ? "no peer access"
@@ -94,6 +94,22 @@ public final class Links {
       }
     }
     return cells;
+  }
+
+  /**
+   * {@code , 86.8% of 18 NVLinks' 450.0 GB/s each way} when the pair is NVLink at a known rate (links x rate, both
+   * directions' when the result counts both); empty otherwise, so a cell never shows a ceiling nobody read.
+   */
+  static String nvlinkShare(KernelResult r, int peer) {
+    Topology t = r.device().topology();
+    int directions = r.bytesRead() > 0 && r.bytesWritten() > 0 ? 2 : 1;
+    double rate = t == null ? 0 : t.nvlinkBytesPerSecond(peer, r.device().computeCapability(), directions);
+    if (rate == 0 || r.bandwidth() == null) {
+      return "";
+    }
+    int links = t.peers().stream().filter(p -> p.ordinal() == peer).findFirst().orElseThrow().nvlinks();
+    return String.format(java.util.Locale.ROOT, ", %.1f%% of %d NVLinks' %.1f GB/s %s", 100 * r.bandwidth() / rate,
+        links, rate / 1e9, directions == 2 ? "both ways" : "each way");
   }
 
   /** Why a host has no matrix to draw, from its pair results' skip reasons; null when it has one. */

@@ -80,4 +80,17 @@ class LinksTest {
     assertThat(option.at("/series/0/markLine").isMissingNode()).isTrue();
     assertThat(option.at("/title/subtext").asText()).contains("no link rate line");
   }
+
+  /** The two NVLink-joined H200s as cuda:1 measured them (docs/results/2026-11-24-h200x2-interconnect). */
+  @Test
+  void cells_measuredNvlinkPair_bandwidthAndShareOfTheLinks() throws Exception {
+    List<KernelResult> measured = List.of(io.busload.protocol.JsonCodec.fromJson(java.nio.file.Files.readAllBytes(
+        java.nio.file.Path.of("../docs/results/2026-11-24-h200x2-interconnect/interconnect-cuda1.json")),
+        KernelResult[].class));
+
+    assertThat(Links.cells("p2p-ce-write", measured)).singleElement()
+        .isEqualTo(new Links.Cell(1, 0, 390.7, "390.7 GB/s, 86.8% of 18 NVLinks' 450.0 GB/s each way"));
+    assertThat(Links.cells("p2p-ce-bidir", measured)).singleElement().extracting(Links.Cell::text)
+        .isEqualTo("771.1 GB/s, 85.7% of 18 NVLinks' 900.0 GB/s both ways");
+  }
 }

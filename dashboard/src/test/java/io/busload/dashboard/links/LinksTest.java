@@ -89,8 +89,8 @@ class LinksTest {
         KernelResult[].class));
 
     assertThat(Links.cells("p2p-ce-write", measured)).singleElement()
-        .isEqualTo(new Links.Cell(1, 0, 390.7, "390.7 GB/s, 86.8% of 18 NVLinks' 450.0 GB/s each way"));
-    assertThat(Links.cells("p2p-ce-bidir", measured)).singleElement().extracting(Links.Cell::text)
-        .isEqualTo("771.1 GB/s, 85.7% of 18 NVLinks' 900.0 GB/s both ways");
+        .isEqualTo(new Links.Cell(1, 0, 390.747, "390.747 GB/s, 86.8% of 18 NVLinks' 450.0 GB/s each way"));
+    assertThat(Links.cells("p2p-ce-bidir", measured)).singleElement().extracting(Links.Cell::text).asString()
+        .isEqualTo("771.087 GB/s, 85.7% of 18 NVLinks' 900.0 GB/s both ways");
   }
 }

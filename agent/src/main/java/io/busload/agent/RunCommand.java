@@ -6,6 +6,7 @@ import io.busload.agent.crosscheck.ProfileReport;
 import io.busload.agent.crosscheck.Profiler;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceWorker;
+import io.busload.agent.device.HostActivity;
 import io.busload.agent.device.Devices;
 import io.busload.agent.measure.FreshProcess;
 import io.busload.agent.measure.Measurement;
@@ -22,10 +23,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -34,8 +38,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Measures one suite on one device and prints it, with no cluster at all. Exit 1 if any result is invalid. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Measure a suite on one device and print it.")
+/**
+ * Measures one suite on one device, or on several of this host's devices at once, and prints it, with no cluster at
+ * all. Exit 1 if any result is invalid or a device could not be used.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Measure a suite on one or more devices and print it.")
 final class RunCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
@@ -46,8 +53,13 @@ final class RunCommand implements Callable<Integer> {
       completionCandidates = SuiteNames.class)
   String suite;
 
-  @Option(names = "--device", description = "cpu or cuda:N (default: the first GPU, else the CPU)")
+  @Option(names = "--device", description = "cpu, cuda:N, a comma-separated list of them, or all (every GPU, else "
+      + "the CPU), measured at once, one worker each (default: the first GPU, else the CPU)")
   String device;
+
+  static final String ALL = "all";
+  /** The host's devices; tests put their own here. */
+  static java.util.function.Supplier<Devices> DISCOVER = Devices::discover;
 
   @Option(names = "--format", defaultValue = "table", description = "table, json or csv (default: ${DEFAULT-VALUE})")
   ResultPrinter.Format format;
@@ -85,69 +97,93 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Devices devices = Devices.discover();
-    Device chosen;
-    try {
-      chosen = device == null ? devices.defaults().getFirst() : devices.byShortId(device);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    List<Device> chosen = chosen(DISCOVER.get());
+    if (chosen.size() > 1) {
+      String single = planOut != null ? "--plan-out" : profile ? "--profile" : fromCase > 0 ? "--from-case" : null;
+      if (single != null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), single + " takes one device; --device names "
+            + chosen.size() + " (" + chosen.stream().map(Device::shortId).collect(Collectors.joining(", ")) + ")");
+      }
     }
     RunContext context = new RunContext(null, null, Devices.hostName(), AgentVersion.get());
-
-    List<KernelResult> results;
-    Plan resolved;
-    try (DeviceWorker worker = new DeviceWorker(chosen)) {
-      // Sizes need the device's free memory: resolved on its thread, still before anything is allocated.
-      Plan plan;
-      try {
-        plan = worker.submit(() -> Plan.resolve(suite, suiteOptions, chosen.limits(), chosen.shortId())).join();
-      } catch (java.util.concurrent.CompletionException e) {
-        if (e.getCause() instanceof IllegalArgumentException bad) {
-          throw new CommandLine.ParameterException(spec.commandLine(), bad.getMessage());
-        }
-        throw e;
+    // One worker per device, all measuring at once (issue 14): each result names the others that were busy.
+    HostActivity host = new HostActivity();
+    List<DeviceWorker> workers = chosen.stream().map(DeviceWorker::new).toList();
+    List<KernelResult> results = new ArrayList<>();
+    Plan resolved = null;
+    boolean failed = false;
+    try {
+      List<CompletableFuture<Plan>> planning = new ArrayList<>();
+      for (DeviceWorker worker : workers) {
+        // Sizes need the device's free memory: resolved on its thread, still before anything is allocated.
+        Device d = worker.device();
+        planning.add(worker.submit(() -> {
+          Plan plan = Plan.resolve(suite, suiteOptions, d.limits(), d.shortId());
+          return fromCase > 0 ? plan.from(fromCase) : plan;
+        }));
       }
-      if (fromCase > 0) {
-        plan = plan.from(fromCase);
-      }
-      resolved = plan;
-      if (planOut != null) {
-        // The native cross-check's input (deploy/gpu/crosscheck.cu): this device's sizes, nothing measured.
+      // Every plan first: an option that does not fit one device measures nothing on any.
+      List<Plan> plans = new ArrayList<>();
+      for (int i = 0; i < workers.size(); i++) {
         try {
-          Files.writeString(planOut, PlanFile.write(plan, chosen.shortId(), SamplingMethod.of(chosen)));
-        } catch (IOException e) {
-          spec.commandLine().getErr().println("busload-agent: --plan-out " + planOut + ": " + e.getMessage());
-          return 1;
-        }
-        spec.commandLine().getErr().println("busload-agent: plan of " + plan.cases().size() + " cases written to "
-            + planOut + "; nothing measured");
-        results = List.of();
-      } else {
-        Measurement measurement = new Measurement(chosen, context, Fatbin.sha256());
-        Plan measured = plan;
-        FreshProcess fresh = new FreshProcess(suite, chosen.shortId(), options);
-        int offset = fromCase;
-        results = worker.submit(() -> measurement.run(measured, new Progress() {
-          @Override
-          public void starting(String kernel, int completed, int total) {
-            LOG.info("{} {}/{}: {} on {}", measured.suite(), offset + completed + 1, offset + total, kernel,
-                chosen.info().name());
+          plans.add(planning.get(i).join());
+        } catch (java.util.concurrent.CompletionException e) {
+          if (e.getCause() instanceof IllegalArgumentException bad) {
+            throw new CommandLine.ParameterException(spec.commandLine(), bad.getMessage());
           }
-        }, k -> fresh.run(offset + k))).join();
+          // The device could not even be attached (a CUDA context, the fatbin): nothing is measured on it.
+          spec.commandLine().getErr().println("busload-agent: " + chosen.get(i).shortId() + ": "
+              + e.getCause().getMessage());
+          failed = true;
+          plans.add(null);
+        }
       }
-    } catch (java.util.concurrent.CompletionException e) {
-      // The device could not even be attached (a CUDA context, the fatbin): nothing was measured.
-      spec.commandLine().getErr().println("busload-agent: " + chosen.shortId() + ": " + e.getCause().getMessage());
+      List<CompletableFuture<List<KernelResult>>> runs = new ArrayList<>();
+      for (int i = 0; i < workers.size(); i++) {
+        Plan plan = plans.get(i);
+        if (plan != null) {
+          resolved = plan;
+        }
+        DeviceWorker worker = workers.get(i);
+        runs.add(plan == null || planOut != null ? CompletableFuture.completedFuture(List.of())
+            : worker.submit(() -> measure(worker.device(), plan, context, host)));
+      }
+      for (int i = 0; i < runs.size(); i++) {
+        try {
+          results.addAll(runs.get(i).join());
+        } catch (java.util.concurrent.CompletionException e) {
+          spec.commandLine().getErr().println("busload-agent: " + chosen.get(i).shortId() + ": "
+              + e.getCause().getMessage());
+          failed = true;
+        }
+      }
+    } finally {
+      // Before profiling: the harness makes its own context, under ncu.
+      workers.forEach(DeviceWorker::close);
+    }
+    if (planOut != null && resolved != null) {
+      // The native cross-check's input (deploy/gpu/crosscheck.cu): this device's sizes, nothing measured.
+      try {
+        Files.writeString(planOut, PlanFile.write(resolved, chosen.getFirst().shortId(),
+            SamplingMethod.of(chosen.getFirst())));
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("busload-agent: --plan-out " + planOut + ": " + e.getMessage());
+        return 1;
+      }
+      spec.commandLine().getErr().println("busload-agent: plan of " + resolved.cases().size() + " cases written to "
+          + planOut + "; nothing measured");
+    }
+    if (failed && results.isEmpty()) {
       return 1;
     }
     ProfileReport.Report report = null;
     PrintWriter reportOut = planOut != null || format == ResultPrinter.Format.table ? spec.commandLine().getOut()
         : spec.commandLine().getErr();
-    if (profile) {
+    if (profile && resolved != null) {
       // After the device worker let go of its context: the harness makes its own, under ncu. Before the results
       // are printed, so that each printed result carries its case's counters.
-      report = Profiler.profile(resolved, chosen.shortId(), Profiler.harness(harness), profileDir, reportOut)
-          .orElse(null);
+      report = Profiler.profile(resolved, chosen.getFirst().shortId(), Profiler.harness(harness), profileDir,
+          reportOut).orElse(null);
       if (report != null) {
         results = ProfileCounters.attach(results, ProfileCounters.byCase(report));
       }
@@ -159,7 +195,44 @@ final class RunCommand implements Callable<Integer> {
       ProfileReport.print(report, reportOut);
     }
     // Skipped and unavailable cases are reported, not failures.
-    return results.stream().allMatch(r -> r.valid() || r.status().notRun()) ? 0 : 1;
+    return !failed && results.stream().allMatch(r -> r.valid() || r.status().notRun()) ? 0 : 1;
+  }
+
+  /** The suite on one device, on its worker thread, beside whatever else {@code host} is measuring. */
+  private List<KernelResult> measure(Device device, Plan plan, RunContext context, HostActivity host) {
+    Measurement measurement = new Measurement(device, context, Fatbin.sha256()).sharing(host);
+    FreshProcess fresh = new FreshProcess(suite, device.shortId(), options);
+    int offset = fromCase;
+    return measurement.run(plan, new Progress() {
+      @Override
+      public void starting(String kernel, int completed, int total) {
+        LOG.info("{} {}/{}: {} on {} ({})", plan.suite(), offset + completed + 1, offset + total, kernel,
+            device.shortId(), device.info().name());
+      }
+    }, k -> fresh.run(offset + k));
+  }
+
+  /** {@code --device}: one device, a comma-separated list, or {@code all} (every GPU, else the CPU). */
+  private List<Device> chosen(Devices devices) {
+    try {
+      if (device == null) {
+        return List.of(devices.defaults().getFirst());
+      }
+      if (device.equals(ALL)) {
+        return devices.defaults();
+      }
+      List<Device> named = new ArrayList<>();
+      for (String id : device.split(",")) {
+        Device d = devices.byShortId(id.strip());
+        if (named.contains(d)) {
+          throw new IllegalArgumentException("--device names " + d.shortId() + " twice");
+        }
+        named.add(d);
+      }
+      return named;
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   static final class SuiteNames implements Iterable<String> {

@@ -22,6 +22,11 @@ public final class Devices {
     this.all = List.copyOf(all);
   }
 
+  /** These devices, as if discovered (tests, and hosts whose devices are made another way). */
+  public static Devices of(List<Device> devices) {
+    return new Devices(devices);
+  }
+
   /** Discovers the GPUs; the CPU device is always available as {@code cpu}. */
   public static Devices discover() {
     String host = hostName();

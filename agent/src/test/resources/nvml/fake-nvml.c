@@ -1,13 +1,22 @@
 /*
- * A stand-in for libnvidia-ml.so.1 with the five functions Busload binds, for NvmlTest on hosts without a GPU: it
- * knows one GPU (UUID GPU-fake-0) whose SM clock and throttle reasons follow FAKE_NVML_SM / FAKE_NVML_REASONS.
+ * A stand-in for libnvidia-ml.so.1 with the functions Busload binds, for NvmlTest on hosts without a GPU. GPU-fake-0's
+ * SM clock and throttle reasons follow FAKE_NVML_SM / FAKE_NVML_REASONS. For NVLink (issue 14) it knows three GPUs:
+ * GPU-fake-0 with 18 links to NVSwitches, 17 of them active (one trained down); GPU-fake-direct with 4 links to the
+ * GPU at 00000000:00:07.0 and 2 more to 0000000A:41:00.0; GPU-fake-pcie, which has no NVLink (NOT_SUPPORTED).
  * Built by the test with the host's C compiler; never shipped.
  */
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct fake_device *nvmlDevice_t;
-static struct fake_device { int unused; } the_gpu;
+static struct fake_device { int unused; } the_gpu, direct_gpu, pcie_gpu;
+
+/* nvml.h's nvmlPciInfo_t: the layout nvmlDeviceGetNvLinkRemotePciInfo_v2 fills. */
+typedef struct {
+  char busIdLegacy[16];
+  unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+  char busId[32];
+} nvmlPciInfo_t;
 
 int nvmlInit_v2(void) { return 0; }
 
@@ -19,11 +28,50 @@ int nvmlSystemGetDriverVersion(char *version, unsigned int length) {
 }
 
 int nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device) {
-  if (strcmp(uuid, "GPU-fake-0") != 0) {
+  if (strcmp(uuid, "GPU-fake-0") == 0) {
+    *device = &the_gpu;
+  } else if (strcmp(uuid, "GPU-fake-direct") == 0) {
+    *device = &direct_gpu;
+  } else if (strcmp(uuid, "GPU-fake-pcie") == 0) {
+    *device = &pcie_gpu;
+  } else {
     return 13; /* NVML_ERROR_NOT_FOUND */
   }
-  *device = &the_gpu;
   return 0;
+}
+
+/* 2: NVML_ERROR_INVALID_ARGUMENT (no such link), 3: NVML_ERROR_NOT_SUPPORTED (no NVLink). */
+static int links(nvmlDevice_t device, unsigned int link) {
+  if (device == &pcie_gpu) {
+    return 3;
+  }
+  return link < (device == &the_gpu ? 18u : 6u) ? 0 : 2;
+}
+
+int nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, int *active) {
+  int status = links(device, link);
+  if (status == 0) {
+    *active = !(device == &the_gpu && link == 5);
+  }
+  return status;
+}
+
+int nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link, int *type) {
+  int status = links(device, link);
+  if (status == 0) {
+    *type = device == &the_gpu ? 2 /* NVML_NVLINK_DEVICE_TYPE_SWITCH */ : 0 /* GPU */;
+  }
+  return status;
+}
+
+int nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci) {
+  int status = links(device, link);
+  if (status == 0) {
+    memset(pci, 0, sizeof *pci);
+    strcpy(pci->busId, device == &direct_gpu && link < 4 ? "00000000:00:07.0"
+        : device == &direct_gpu ? "0000000A:41:00.0" : "00000000:C3:00.0");
+  }
+  return status;
 }
 
 int nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int *clock) {

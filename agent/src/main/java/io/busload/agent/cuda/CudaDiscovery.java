@@ -14,6 +14,7 @@ import java.util.List;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUuuid;
+import io.busload.agent.cuda.nvml.Nvml;
 import jcuda.driver.JCudaDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,11 +51,17 @@ public final class CudaDiscovery {
         handles.add(device);
       }
       java.util.Map<String, String> topo = count[0] > 1 ? HostTopology.nvidiaSmiTopo() : java.util.Map.of();
+      List<DeviceInfo> infos = new ArrayList<>();
+      for (int ordinal = 0; ordinal < count[0]; ordinal++) {
+        infos.add(describe(host, ordinal, handles.get(ordinal), driver));
+      }
+      // Each GPU's NVLinks as NVML reports them, where there is a pair to join (issue 14).
+      List<java.util.Optional<Nvml.NvLinks>> nvlinks = infos.stream()
+          .map(info -> count[0] > 1 ? Nvml.nvlinks(info.uuid()) : java.util.Optional.<Nvml.NvLinks>empty()).toList();
       List<CudaDevice> devices = new ArrayList<>();
       for (int ordinal = 0; ordinal < count[0]; ordinal++) {
-        CUdevice device = handles.get(ordinal);
-        devices.add(new CudaDevice(ordinal, count[0], device,
-            describe(host, ordinal, device, driver).withTopology(topology(ordinal, handles, topo))));
+        devices.add(new CudaDevice(ordinal, count[0], handles.get(ordinal),
+            infos.get(ordinal).withTopology(topology(ordinal, handles, topo, nvlinks))));
       }
       lastReason = count[0] + " GPU(s)";
       return devices;
@@ -88,9 +95,9 @@ public final class CudaDiscovery {
 
   /** The GPU's place in the host (issue 14), or null with a warning: a GPU is usable without it. */
   private static io.busload.protocol.Topology topology(int ordinal, List<CUdevice> devices,
-      java.util.Map<String, String> topo) {
+      java.util.Map<String, String> topo, List<java.util.Optional<Nvml.NvLinks>> nvlinks) {
     try {
-      return HostTopology.of(ordinal, devices, topo);
+      return HostTopology.of(ordinal, devices, topo, nvlinks);
     } catch (RuntimeException e) {
       LOG.warn("cuda:{}: topology not recorded: {}", ordinal, e.getMessage());
       return null;

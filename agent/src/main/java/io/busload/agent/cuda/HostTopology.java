@@ -1,5 +1,6 @@
 package io.busload.agent.cuda;
 
+import io.busload.agent.cuda.nvml.Nvml;
 import io.busload.protocol.Topology;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -20,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Each GPU's place in its host (issue 14), where it is cheap to read: the PCIe link from sysfs (the GPU's end and
  * its upstream port's), the NUMA node from sysfs, each pair's peer access and rank from the driver
- * ({@code cuDeviceGetP2PAttribute}) and whether a pair is NVLink from {@code nvidia-smi topo -m}. Anything missing
+ * ({@code cuDeviceGetP2PAttribute}), and whether a pair is NVLink from NVML's active links, else from
+ * {@code nvidia-smi topo -m}. Anything missing
  * reads as unknown; discovery never fails for it.
  */
 final class HostTopology {
@@ -29,19 +32,58 @@ final class HostTopology {
 
   private HostTopology() {}
 
-  /** The topology of GPU {@code ordinal} among {@code devices}, with {@code topo} from {@link #nvidiaSmiTopo()}. */
-  static Topology of(int ordinal, List<CUdevice> devices, Map<String, String> topo) {
+  /**
+   * The topology of GPU {@code ordinal} among {@code devices}, with {@code topo} from {@link #nvidiaSmiTopo()} and
+   * each GPU's NVLinks from NVML ({@code nvlinks}, by ordinal; empty where NVML could not say).
+   */
+  static Topology of(int ordinal, List<CUdevice> devices, Map<String, String> topo,
+      List<Optional<Nvml.NvLinks>> nvlinks) {
     String bus = busId(devices.get(ordinal));
     Path sysfs = Path.of("/sys/bus/pci/devices", bus);
     Topology pcie = pcie(sysfs, bus);
     List<Topology.Peer> peers = new ArrayList<>();
+    boolean fromNvml = false;
     for (int other = 0; other < devices.size(); other++) {
       if (other != ordinal) {
-        peers.add(peer(ordinal, other, devices, topo.getOrDefault(ordinal + "," + other, "")));
+        int links = nvlinksBetween(nvlinks.get(ordinal), nvlinks.get(other), busId(devices.get(other)));
+        fromNvml |= links >= 0;
+        peers.add(peer(ordinal, other, devices, detail(links, topo.getOrDefault(ordinal + "," + other, ""))));
       }
     }
     return new Topology(pcie.pcieGeneration(), pcie.pcieWidth(), pcie.pcieCurrentGeneration(),
-        pcie.pcieCurrentWidth(), pcie.numaNode(), peers, pcie.source());
+        pcie.pcieCurrentWidth(), pcie.numaNode(), peers, pcie.source() + (peers.isEmpty() ? ""
+            : fromNvml ? "; NVLinks from NVML's active links" : "; pairs from nvidia-smi topo -m"));
+  }
+
+  /**
+   * The active NVLinks joining a GPU to the one at {@code otherBus} as NVML reports them: the links straight to it;
+   * else, when both GPUs have links up to NVSwitches (an NVSwitch fabric joins every GPU on it), the fewer of the
+   * two; 0 when neither; -1 when NVML did not say for one of them.
+   */
+  static int nvlinksBetween(Optional<Nvml.NvLinks> self, Optional<Nvml.NvLinks> other, String otherBus) {
+    if (self.isEmpty() || other.isEmpty()) {
+      return -1;
+    }
+    int direct = self.get().toGpus().getOrDefault(otherBus, 0);
+    if (direct > 0) {
+      return direct;
+    }
+    return Math.min(self.get().toSwitches(), other.get().toSwitches());
+  }
+
+  /**
+   * A pair's detail as {@link Topology.Peer} records it: {@code NV<links>} when NVML counts active NVLinks, which
+   * wins over nvidia-smi (a link that went down shows at once); nvidia-smi's PCIe kind when NVML counts none; and
+   * nvidia-smi's cell alone when NVML did not say ({@code links} -1).
+   */
+  static String detail(int links, String smi) {
+    if (links > 0) {
+      return "NV" + links;
+    }
+    if (links == 0 && smi.startsWith("NV")) {
+      return ""; // nvidia-smi's bonded links are not up: the pair is not NVLink now, and its path is not known here
+    }
+    return smi;
   }
 
   /** sysfs's spelling of the driver's bus id: lowercase, four-digit domain ({@code 0000:17:00.0}). */

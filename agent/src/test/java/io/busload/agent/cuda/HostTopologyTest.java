@@ -100,4 +100,25 @@ class HostTopologyTest {
   void parseTopo_noHeader_noCells() {
     assertThat(HostTopology.parseTopo(List.of("GPU0\t X \tNV18", "GPU1\tNV18\t X "))).isEmpty();
   }
+
+  /** Issue 14: a pair's links from NVML: straight to the other GPU, else through NVSwitches both have links up to. */
+  @Test
+  void nvlinksBetween_directSwitchedNoneAndUnknown() {
+    var direct = java.util.Optional.of(new io.busload.agent.cuda.nvml.Nvml.NvLinks(6, 6,
+        java.util.Map.of("0000:00:07.0", 4), 0));
+    var switched = java.util.Optional.of(new io.busload.agent.cuda.nvml.Nvml.NvLinks(18, 18, java.util.Map.of(), 18));
+    var degraded = java.util.Optional.of(new io.busload.agent.cuda.nvml.Nvml.NvLinks(18, 17, java.util.Map.of(), 17));
+    var none = java.util.Optional.of(io.busload.agent.cuda.nvml.Nvml.NvLinks.NONE);
+
+    assertThat(HostTopology.nvlinksBetween(direct, none, "0000:00:07.0")).isEqualTo(4);
+    assertThat(HostTopology.nvlinksBetween(direct, none, "0000:00:08.0")).isZero();
+    assertThat(HostTopology.nvlinksBetween(switched, degraded, "0000:00:08.0")).isEqualTo(17);
+    assertThat(HostTopology.nvlinksBetween(switched, none, "0000:00:08.0")).isZero();
+    assertThat(HostTopology.nvlinksBetween(switched, java.util.Optional.empty(), "0000:00:08.0")).isEqualTo(-1);
+
+    assertThat(HostTopology.detail(17, "NV18")).as("NVML's active links win").isEqualTo("NV17");
+    assertThat(HostTopology.detail(0, "NV18")).as("bonded but not up: not NVLink now").isEmpty();
+    assertThat(HostTopology.detail(0, "SYS")).isEqualTo("SYS");
+    assertThat(HostTopology.detail(-1, "NV18")).as("NVML silent: nvidia-smi's cell").isEqualTo("NV18");
+  }
 }

@@ -12,13 +12,17 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The host's NVML, loaded and initialised once per process; {@link #sensor} finds a GPU by its CUDA UUID (NVML's
  * indices need not follow CUDA's ordinals) and reads it. Readings happen on the device's worker thread only.
  */
 public final class Nvml {
+  private static final Logger LOG = LoggerFactory.getLogger(Nvml.class);
   /** The soname the driver installs. */
   static final String LIBRARY = "libnvidia-ml.so.1";
   /** System property naming a library file to load instead (tests; a host with NVML off the loader's path). */
@@ -37,6 +41,10 @@ public final class Nvml {
   private final MethodHandle clockInfo;
   private final MethodHandle reasons;
   private final MethodHandle errorString;
+  /** NVLink queries (issue 14); null where this NVML lacks them, and then links are read elsewhere. */
+  private final MethodHandle nvlinkState;
+  private final MethodHandle nvlinkRemoteType;
+  private final MethodHandle nvlinkRemotePci;
   private final String version;
 
   private Nvml(SymbolLookup symbols) {
@@ -51,6 +59,12 @@ public final class Nvml {
         .map(symbol -> linker.downcallHandle(symbol, FunctionDescriptor.of(INT, POINTER, POINTER)))
         .orElseThrow(() -> new NvmlUnavailableException("NVML has neither nvmlDeviceGetCurrentClocksEventReasons nor"
             + " nvmlDeviceGetCurrentClocksThrottleReasons"));
+    nvlinkState = optional(linker, symbols, "nvmlDeviceGetNvLinkState", FunctionDescriptor.of(INT, POINTER, INT,
+        POINTER));
+    nvlinkRemoteType = optional(linker, symbols, "nvmlDeviceGetNvLinkRemoteDeviceType",
+        FunctionDescriptor.of(INT, POINTER, INT, POINTER));
+    nvlinkRemotePci = optional(linker, symbols, "nvmlDeviceGetNvLinkRemotePciInfo_v2",
+        FunctionDescriptor.of(INT, POINTER, INT, POINTER));
     MethodHandle driverVersion = downcall(linker, symbols, "nvmlSystemGetDriverVersion",
         FunctionDescriptor.of(INT, POINTER, INT));
     check(invoke(init), "nvmlInit_v2");
@@ -72,14 +86,7 @@ public final class Nvml {
     if (uuid == null) {
       return ClockSensor.none(Clocks.Reading.NOT_READ, "the GPU has no CUDA UUID to find it by in NVML");
     }
-    if (host == null && hostUnavailable == null) {
-      try {
-        host = load(Optional.ofNullable(System.getProperty(OVERRIDE_PROPERTY)).filter(p -> !p.isBlank())
-            .map(Path::of).orElse(null));
-      } catch (NvmlUnavailableException e) {
-        hostUnavailable = e.getMessage();
-      }
-    }
+    loadHost();
     if (host == null) {
       return ClockSensor.none(Clocks.Reading.NOT_READ, hostUnavailable);
     }
@@ -87,6 +94,18 @@ public final class Nvml {
       return host.sensorOf(uuid);
     } catch (NvmlUnavailableException e) {
       return ClockSensor.none(Clocks.Reading.NOT_READ, e.getMessage());
+    }
+  }
+
+  /** This host's NVML, loaded once ({@code busload.nvml} names another library); why not, when it cannot be. */
+  private static void loadHost() {
+    if (host == null && hostUnavailable == null) {
+      try {
+        host = load(Optional.ofNullable(System.getProperty(OVERRIDE_PROPERTY)).filter(p -> !p.isBlank())
+            .map(Path::of).orElse(null));
+      } catch (NvmlUnavailableException e) {
+        hostUnavailable = e.getMessage();
+      }
     }
   }
 
@@ -105,6 +124,111 @@ public final class Nvml {
     } catch (DeviceException e) {
       throw new NvmlUnavailableException(what + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A GPU's NVLinks as NVML reports them (issue 14): active links, those ending at another GPU by its PCI bus id
+   * (sysfs spelling, {@code 0000:07:00.0}), and those ending at an NVSwitch, through which it reaches every GPU on
+   * the same fabric.
+   *
+   * @param links the links NVML knows on this GPU, active or not; 0 when it has no NVLink
+   * @param active those that are up
+   * @param toGpus active links straight to another GPU, by that GPU's bus id
+   * @param toSwitches active links to an NVSwitch
+   */
+  public record NvLinks(int links, int active, Map<String, Integer> toGpus, int toSwitches) {
+    public static final NvLinks NONE = new NvLinks(0, 0, Map.of(), 0);
+
+    public NvLinks {
+      toGpus = Map.copyOf(toGpus);
+    }
+  }
+
+  /** {@code nvmlPciInfo_t}: 16 bytes of legacy bus id, five unsigned ints, then the 32-byte bus id. */
+  private static final long PCI_INFO_BYTES = 68;
+  private static final long PCI_BUS_ID_OFFSET = 36;
+  /** NVML_NVLINK_MAX_LINKS since Hopper; NVML answers INVALID_ARGUMENT past a GPU's own last link. */
+  static final int MAX_LINKS = 18;
+  private static final int ERROR_INVALID_ARGUMENT = 2;
+  private static final int ERROR_NOT_SUPPORTED = 3;
+  private static final int REMOTE_GPU = 0;
+  private static final int REMOTE_SWITCH = 2;
+
+  /** The NVLinks of the GPU with CUDA UUID {@code uuid} on this host; empty when NVML cannot say. */
+  public static synchronized Optional<NvLinks> nvlinks(String uuid) {
+    if (uuid == null) {
+      return Optional.empty();
+    }
+    loadHost();
+    if (host == null) {
+      return Optional.empty();
+    }
+    try {
+      return host.nvlinksOf(uuid);
+    } catch (NvmlUnavailableException | DeviceException e) {
+      LOG.info("NVLink state of {} not read from NVML: {}", uuid, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** The NVLinks of one GPU; empty when this NVML has no NVLink queries. */
+  Optional<NvLinks> nvlinksOf(String uuid) {
+    if (nvlinkState == null) {
+      return Optional.empty();
+    }
+    try (Arena call = Arena.ofConfined()) {
+      MemorySegment slot = call.allocate(POINTER);
+      int status = (int) handleByUuid.invokeExact(call.allocateFrom(uuid), slot);
+      if (status != 0) {
+        throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
+      }
+      MemorySegment device = slot.get(POINTER, 0);
+      MemorySegment value = call.allocate(INT);
+      MemorySegment pci = call.allocate(PCI_INFO_BYTES);
+      int links = 0;
+      int active = 0;
+      int toSwitches = 0;
+      Map<String, Integer> toGpus = new java.util.TreeMap<>();
+      for (int link = 0; link < MAX_LINKS; link++) {
+        status = (int) nvlinkState.invokeExact(device, link, value);
+        if (status == ERROR_NOT_SUPPORTED && link == 0) {
+          return Optional.of(NvLinks.NONE);
+        }
+        if (status == ERROR_INVALID_ARGUMENT) {
+          break;
+        }
+        check(status, "nvmlDeviceGetNvLinkState", uuid, "link " + link);
+        links++;
+        if (value.get(INT, 0) == 0) {
+          continue;
+        }
+        active++;
+        int type = REMOTE_GPU;
+        if (nvlinkRemoteType != null) {
+          status = (int) nvlinkRemoteType.invokeExact(device, link, value);
+          check(status, "nvmlDeviceGetNvLinkRemoteDeviceType", uuid, "link " + link);
+          type = value.get(INT, 0);
+        }
+        if (type == REMOTE_SWITCH) {
+          toSwitches++;
+        } else if (type == REMOTE_GPU && nvlinkRemotePci != null) {
+          status = (int) nvlinkRemotePci.invokeExact(device, link, pci);
+          check(status, "nvmlDeviceGetNvLinkRemotePciInfo_v2", uuid, "link " + link);
+          toGpus.merge(sysfsBusId(pci.getString(PCI_BUS_ID_OFFSET)), 1, Integer::sum);
+        }
+      }
+      return Optional.of(new NvLinks(links, active, toGpus, toSwitches));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** NVML's {@code 00000000:07:00.0} in sysfs's spelling, {@code 0000:07:00.0}. */
+  static String sysfsBusId(String nvml) {
+    String lower = nvml.strip().toLowerCase(java.util.Locale.ROOT);
+    return lower.matches("^[0-9a-f]{8}:.*") ? lower.substring(4) : lower;
   }
 
   /** NVML's driver version, as {@code nvmlSystemGetDriverVersion} gives it. */
@@ -201,6 +325,11 @@ public final class Nvml {
     } catch (Throwable t) {
       throw rethrow(t);
     }
+  }
+
+  private static MethodHandle optional(Linker linker, SymbolLookup symbols, String name,
+      FunctionDescriptor descriptor) {
+    return symbols.find(name).map(symbol -> linker.downcallHandle(symbol, descriptor)).orElse(null);
   }
 
   private static MethodHandle downcall(Linker linker, SymbolLookup symbols, String name, FunctionDescriptor descriptor) {

@@ -93,4 +93,17 @@ class NvmlTest {
     assertThat(sensor.availability()).isEqualTo(Clocks.Reading.NOT_READ);
     assertThat(sensor.note()).contains("no CUDA UUID");
   }
+
+  /** Issue 14: NVLink state, link by link, through the same binding: to NVSwitches, to GPUs, and none. */
+  @Test
+  void nvlinksOf_fakeGpus_activeLinksByWhatTheyReach() throws Exception {
+    Nvml nvml = Nvml.load(fakeLibrary());
+
+    assertThat(nvml.nvlinksOf("GPU-fake-0")).contains(new Nvml.NvLinks(18, 17, java.util.Map.of(), 17));
+    assertThat(nvml.nvlinksOf("GPU-fake-direct")).contains(new Nvml.NvLinks(6, 6,
+        java.util.Map.of("0000:00:07.0", 4, "000a:41:00.0", 2), 0));
+    assertThat(nvml.nvlinksOf("GPU-fake-pcie")).contains(Nvml.NvLinks.NONE);
+    assertThatThrownBy(() -> nvml.nvlinksOf("GPU-nope")).isInstanceOf(NvmlUnavailableException.class)
+        .hasMessageContaining("nvmlDeviceGetHandleByUUID(GPU-nope) failed");
+  }
 }

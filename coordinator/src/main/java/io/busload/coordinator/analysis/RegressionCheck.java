@@ -65,8 +65,9 @@ public final class RegressionCheck {
    * The clocks' difference, from the typed clocks of issue 12 ({@code null}: a result stored before them, whose method
    * sentence is then read as it always was). A side whose clocks were not read, or that has none (a CPU), states no
    * clocks, so it is no clock change against a side that was read. Typed clocks are the same within 1% of each
-   * figure (boost wanders by a bin or two over the samples, as the verdicts' {@code SettingNotes} allow); two results
-   * from before issue 12 compare their sentences' figures as they did.
+   * figure (boost wanders by a bin or two over the samples, as the verdicts' {@code SettingNotes} allow), and so are
+   * typed clocks and an older result's sentence whose readings ({@link Conditions#fromMethod}) give the same figures;
+   * two results from before issue 12 compare their sentences' figures exactly, as they did.
    */
   private static void putClocks(Map<String, Map<String, String>> diff, Clocks before, String beforeMethod,
       Clocks after, String afterMethod) {

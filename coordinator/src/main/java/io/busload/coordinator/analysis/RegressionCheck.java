@@ -9,6 +9,7 @@ import io.busload.coordinator.store.Params;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +65,8 @@ public final class RegressionCheck {
   /**
    * The clocks' difference, from the typed clocks of issue 12 ({@code null}: a result stored before them, whose method
    * sentence is then read as it always was). A side whose clocks were not read, or that has none (a CPU), states no
-   * clocks, so it is no clock change against a side that was read. Typed clocks are the same within 1% of each
-   * figure (boost wanders by a bin or two over the samples, as the verdicts' {@code SettingNotes} allow), and so are
+   * clocks, so it is no clock change against a side that was read. Typed clocks are the same when the middles of
+   * their SM and memory ranges ({@link ClockConditions}) are within 1% (boost wanders by a bin or two over the samples, as the verdicts' {@code SettingNotes} allow), and so are
    * typed clocks and an older result's sentence whose readings ({@link Conditions#fromMethod}) give the same figures;
    * two results from before issue 12 compare their sentences' figures exactly, as they did.
    */
@@ -108,7 +109,7 @@ public final class RegressionCheck {
     if (clocks.reading() != Clocks.Reading.READ) {
       return null;
     }
-    List<String> parts = new java.util.ArrayList<>();
+    List<String> parts = new ArrayList<>();
     String sm = range(clocks.smMinMHz(), clocks.smMaxMHz());
     String mem = range(clocks.memMinMHz(), clocks.memMaxMHz());
     if (sm != null) {

@@ -15,8 +15,11 @@ public record Conditions(Double smMHz, Double memMHz, boolean throttling, boolea
   private static final Pattern READING = Pattern.compile("(?:before|after): sm (\\d+(?:\\.\\d+)?) MHz, mem (\\d+(?:\\.\\d+)?) MHz");
 
   /**
-   * The conditions a result's method sentence states. Results carry them only as that sentence (every stored result
-   * since issue 3), so this is the one place that reads it.
+   * The conditions a result's method sentence states. Results stored before issue 12 carry them only as that
+   * sentence; later ones carry their clocks as typed fields (protocol Clocks), which the coordinator's
+   * ClockConditions reads instead, coming here only for those older results and for whether other processes shared
+   * the GPU, which no typed field says yet. The agent's offline {@code busload compare} (agent verdicts.Measured)
+   * still reads every result's sentence here.
    */
   public static Conditions fromMethod(String method) {
     if (method == null) {

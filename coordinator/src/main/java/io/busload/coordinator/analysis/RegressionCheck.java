@@ -1,12 +1,15 @@
 package io.busload.coordinator.analysis;
 
 import io.busload.analysis.changepoint.RobustZScore;
+import io.busload.analysis.verdict.Conditions;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Analysis.Change;
 import io.busload.coordinator.store.Analysis.HistoryPoint;
 import io.busload.coordinator.store.Params;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +27,8 @@ import java.util.regex.Pattern;
 public final class RegressionCheck {
   public static final int HISTORY = RobustZScore.HISTORY;
   public static final int MIN_HISTORY = RobustZScore.MIN_HISTORY;
+  /** Clocks closer than this fraction are one clock (the verdicts' SettingNotes.SAME_CLOCK, for the same reason). */
+  static final double SAME_CLOCK = 0.01;
   private static final Pattern CLOCK = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*MHz", Pattern.CASE_INSENSITIVE);
 
   private RegressionCheck() {}
@@ -51,12 +56,82 @@ public final class RegressionCheck {
     put(diff, "driverVersion", before.driverVersion(), result.device().driverVersion());
     put(diff, "agentVersion", before.agentVersion(), result.agentVersion());
     put(diff, "fatbinHash", before.fatbinHash(), result.fatbinHash());
-    put(diff, "clocks", clocks(before.method()), clocks(result.method()));
+    putClocks(diff, before.clocks(), before.method(), result.sampling() == null ? null : result.sampling().clocks(),
+        result.method());
     put(diff, "origin", before.origin(), Analysis.origin(result.origin()));
     return diff;
   }
 
-  /** Clock figures ("1980 MHz") as the agent's method text states them, or null when it states none. */
+  /**
+   * The clocks' difference, from the typed clocks of issue 12 ({@code null}: a result stored before them, whose method
+   * sentence is then read as it always was). A side whose clocks were not read, or that has none (a CPU), states no
+   * clocks, so it is no clock change against a side that was read. Typed clocks are the same when the middles of
+   * their SM and memory ranges ({@link ClockConditions}) are within 1% (boost wanders by a bin or two over the samples, as the verdicts' {@code SettingNotes} allow), and so are
+   * typed clocks and an older result's sentence whose readings ({@link Conditions#fromMethod}) give the same figures;
+   * two results from before issue 12 compare their sentences' figures exactly, as they did.
+   */
+  private static void putClocks(Map<String, Map<String, String>> diff, Clocks before, String beforeMethod,
+      Clocks after, String afterMethod) {
+    if (unread(before) || unread(after)) {
+      return;
+    }
+    String was = clocks(before, beforeMethod);
+    String is = clocks(after, afterMethod);
+    if (before == null && after == null) {
+      put(diff, "clocks", was, is);
+      return;
+    }
+    Conditions b = ClockConditions.of(before, beforeMethod);
+    Conditions a = ClockConditions.of(after, afterMethod);
+    boolean same = was == null ? is == null
+        : is != null && near(b.smMHz(), a.smMHz()) && near(b.memMHz(), a.memMHz());
+    if (!same) {
+      put(diff, "clocks", was, is);
+    }
+  }
+
+  private static boolean unread(Clocks clocks) {
+    return clocks != null && clocks.reading() != Clocks.Reading.READ;
+  }
+
+  private static boolean near(Double before, Double after) {
+    if (before == null || after == null) {
+      return before == null && after == null;
+    }
+    return Math.abs(after - before) <= SAME_CLOCK * before;
+  }
+
+  /** The clocks in words: the typed ones' ranges, or for a result from before issue 12 what its method states. */
+  static String clocks(Clocks clocks, String method) {
+    if (clocks == null) {
+      return clocks(method);
+    }
+    if (clocks.reading() != Clocks.Reading.READ) {
+      return null;
+    }
+    List<String> parts = new ArrayList<>();
+    String sm = range(clocks.smMinMHz(), clocks.smMaxMHz());
+    String mem = range(clocks.memMinMHz(), clocks.memMaxMHz());
+    if (sm != null) {
+      parts.add("sm " + sm);
+    }
+    if (mem != null) {
+      parts.add("mem " + mem);
+    }
+    return parts.isEmpty() ? null : String.join(", ", parts);
+  }
+
+  private static String range(Integer min, Integer max) {
+    if (min == null || max == null) {
+      return null;
+    }
+    return (min.equals(max) ? min.toString() : min + "–" + max) + " MHz";
+  }
+
+  /**
+   * Clock figures ("1980 MHz") as a method sentence states them, or null when it states none. Only for results stored
+   * before issue 12, which carry their clocks in no other form.
+   */
   static String clocks(String method) {
     if (method == null) {
       return null;

@@ -141,7 +141,7 @@ public final class RegressionWatch {
     for (int i = newestLast.size() - 1; i >= 0 && history.size() < RegressionCheck.HISTORY; i--) {
       Point p = newestLast.get(i);
       history.add(new HistoryPoint(p.resultId(), p.measuredAt(), p.bandwidth(), p.driverVersion(), p.agentVersion(),
-          p.fatbinHash(), p.method(), p.origin()));
+          p.fatbinHash(), p.method(), p.origin(), p.clocks()));
     }
     return history;
   }

@@ -4,7 +4,6 @@ import io.busload.analysis.changepoint.ChangePoint;
 import io.busload.analysis.changepoint.OnlineDetector;
 import io.busload.analysis.verdict.AbTest;
 import io.busload.analysis.verdict.Comparison;
-import io.busload.analysis.verdict.Conditions;
 import io.busload.analysis.verdict.Setting;
 import io.busload.analysis.verdict.Side;
 import io.busload.analysis.verdict.Thresholds;
@@ -102,13 +101,13 @@ final class SeriesWatch {
 
   static Setting setting(Point p) {
     return new Setting(p.model(), p.fingerprint(), p.driverVersion(), p.agentVersion(), p.fatbinHash(),
-        Conditions.fromMethod(p.method()));
+        ClockConditions.of(p.clocks(), p.method()));
   }
 
   /** A stored result as a point of its series. */
   static Point point(KernelResult r) {
     return new Point(r.id(), r.measuredAt(), r.bandwidth(), r.samples(), r.bytes(), r.device().name(),
         r.device().fingerprint(), r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), r.method(),
-        Analysis.origin(r.origin()));
+        Analysis.origin(r.origin()), r.sampling() == null ? null : r.sampling().clocks());
   }
 }

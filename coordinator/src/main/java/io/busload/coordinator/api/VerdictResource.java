@@ -14,6 +14,7 @@ import io.busload.analysis.verdict.Setting;
 import io.busload.analysis.verdict.Side;
 import io.busload.analysis.verdict.Thresholds;
 import io.busload.analysis.verdict.Verdict;
+import io.busload.coordinator.analysis.ClockConditions;
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Params;
@@ -119,7 +120,7 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
   static Side side(KernelResult r) {
     String problem = r.valid() ? null : r.mismatches().isEmpty() ? r.method() : r.mismatches().getFirst();
     return Side.ofResult(r.id().toString(), new Setting(r.device().name(), r.device().fingerprint(),
-        r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), Conditions.fromMethod(r.method())), r.valid(),
+        r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), ClockConditions.of(r)), r.valid(),
         problem, r.samples(), r.bytes());
   }
 
@@ -355,7 +356,10 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
     blocking(() -> {
       List<DeviceFigure> figures = new ArrayList<>();
       for (VerdictStore.Figure f : verdicts.figures(clock.instant().minus(Duration.ofDays(days)), FIGURE_RESULTS)) {
-        List<Conditions> conditions = f.methods().stream().map(Conditions::fromMethod).toList();
+        List<Conditions> conditions = new ArrayList<>();
+        for (int i = 0; i < f.methods().size(); i++) {
+          conditions.add(ClockConditions.of(f.clocks().get(i), f.methods().get(i)));
+        }
         figures.add(new DeviceFigure(f.deviceId(), f.model(), f.driverVersion(), f.kernel() + " " + f.params(),
             f.kernel(), Robust.median(f.bandwidths()), clock(conditions, Conditions::smMHz),
             clock(conditions, Conditions::memMHz)));

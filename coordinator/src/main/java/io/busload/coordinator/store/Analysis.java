@@ -1,6 +1,7 @@
 package io.busload.coordinator.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.JsonCodec;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
@@ -71,12 +72,19 @@ public final class Analysis {
 
   /**
    * A past valid result of one device, kernel and params, with what its environment was; {@code origin} is where the
-   * coordinator got it ({@link #origin}: the fleet, or a push from a named host, issue 11).
+   * coordinator got it ({@link #origin}: the fleet, or a push from a named host, issue 11); {@code clocks} its typed
+   * clocks (issue 12), null for a result stored before them, whose clocks only its {@code method} states.
    */
   public record HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
-      String agentVersion, String fatbinHash, String method, String origin) {
+      String agentVersion, String fatbinHash, String method, String origin, Clocks clocks) {
 
-    /** A fleet result's point. */
+    /** A point stored before issue 12: its clocks are in its method's words only. */
+    public HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
+        String agentVersion, String fatbinHash, String method, String origin) {
+      this(resultId, measuredAt, bandwidth, driverVersion, agentVersion, fatbinHash, method, origin, null);
+    }
+
+    /** A fleet result's point, stored before issue 12. */
     public HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
         String agentVersion, String fatbinHash, String method) {
       this(resultId, measuredAt, bandwidth, driverVersion, agentVersion, fatbinHash, method, FLEET);
@@ -93,8 +101,8 @@ public final class Analysis {
 
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
-    return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash, method, origin"
-        + " FROM results"
+    return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash, method, origin, "
+        + StoredClocks.COLUMNS + " FROM results"
         + " WHERE device_id = ? AND kernel = ? AND params = ? AND measured_at < ? AND valid"
         + " ORDER BY measured_at DESC LIMIT ?", s -> {
           Database.strings(s, deviceId, kernel, params);
@@ -104,7 +112,8 @@ public final class Analysis {
           String origin = rs.getString(8);
           return new HistoryPoint(rs.getObject(1, UUID.class), Database.instant(rs, 2), rs.getDouble(3),
               rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), origin(origin == null ? null
-                  : JsonCodec.fromJson(origin.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class)));
+                  : JsonCodec.fromJson(origin.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class)),
+              StoredClocks.of(rs.getString(9), rs.getBytes(10)));
         });
   }
 

@@ -1,5 +1,6 @@
 package io.busload.coordinator.store;
 
+import io.busload.protocol.Clocks;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.nio.charset.StandardCharsets;
@@ -26,10 +27,15 @@ public final class VerdictStore {
     this.database = database;
   }
 
-  /** One valid result of a series, as the change detectors and the A/B verdict need it. */
+  /**
+   * One valid result of a series, as the change detectors and the A/B verdict need it.
+   *
+   * @param clocks its typed clocks (issue 12); null for a result stored before them, whose {@code method} alone
+   *     states its clocks
+   */
   public record Point(UUID resultId, Instant measuredAt, double bandwidth, List<Double> samples, long bytes,
       String model, String fingerprint, String driverVersion, String agentVersion, String fatbinHash, String method,
-      String origin) {}
+      String origin, Clocks clocks) {}
 
   /**
    * The newest {@code limit} valid results of one series measured before {@code before} and at or after
@@ -38,7 +44,8 @@ public final class VerdictStore {
   public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
     return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, samples, bytes, model,"
-          + " fingerprint, driver_version, agent_version, fatbin_hash, method, origin FROM results"
+          + " fingerprint, driver_version, agent_version, fatbin_hash, method, origin, " + StoredClocks.COLUMNS
+          + " FROM results"
           + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
           + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?")) {
         s.setString(1, deviceId);
@@ -53,7 +60,8 @@ public final class VerdictStore {
           while (rs.next()) {
             points.add(new Point(rs.getObject(1, UUID.class), Database.instant(rs, 2), rs.getDouble(3),
                 doubles(rs.getArray(4)), rs.getLong(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                rs.getString(9), rs.getString(10), rs.getString(11), origin(rs.getString(12))));
+                rs.getString(9), rs.getString(10), rs.getString(11), origin(rs.getString(12)),
+                StoredClocks.of(rs.getString(13), rs.getBytes(14))));
           }
           return points;
         }
@@ -243,17 +251,23 @@ public final class VerdictStore {
 
   // ---- the cohort check's figures and the REST comparison's results
 
-  /** One device's figure for one kernel case: the median of its newest valid results' bandwidths. */
+  /**
+   * One device's figure for one kernel case: the median of its newest valid results' bandwidths.
+   *
+   * @param clocks each result's typed clocks, in the order of {@code bandwidths}: null for one stored before issue 12,
+   *     whose {@code methods} entry alone states its clocks
+   */
   public record Figure(String deviceId, String model, String driverVersion, String kernel, String params,
-      List<Double> bandwidths, List<String> methods) {}
+      List<Double> bandwidths, List<String> methods, List<Clocks> clocks) {}
 
   /** Every device's newest {@code perCase} valid results of each kernel case measured since {@code since}. */
   public List<Figure> figures(Instant since, int perCase) {
     return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT device_id, model, driver_version, kernel, params,"
-          + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg(method"
-          + " ORDER BY measured_at DESC) FROM (SELECT device_id, model, driver_version, kernel, params, bandwidth,"
-          + " method, measured_at, row_number() OVER (PARTITION BY device_id, kernel, params"
+          + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg(method ORDER BY measured_at DESC),"
+          + " array_agg(clocks_reading ORDER BY measured_at DESC), array_agg(clocks_json ORDER BY measured_at DESC)"
+          + " FROM (SELECT device_id, model, driver_version, kernel, params, bandwidth, method, measured_at, "
+          + StoredClocks.COLUMNS + " AS clocks_json, row_number() OVER (PARTITION BY device_id, kernel, params"
           + " ORDER BY measured_at DESC) AS n FROM results WHERE valid AND measured_at >= ?) newest WHERE n <= ?"
           + " GROUP BY device_id, model, driver_version, kernel, params ORDER BY kernel, params, device_id")) {
         s.setObject(1, Database.timestamp(since));
@@ -261,9 +275,15 @@ public final class VerdictStore {
         try (ResultSet rs = s.executeQuery()) {
           List<Figure> figures = new ArrayList<>();
           while (rs.next()) {
-            Object methods = rs.getArray(7).getArray();
+            List<String> methods = Arrays.asList((String[]) rs.getArray(7).getArray());
+            String[] readings = (String[]) rs.getArray(8).getArray();
+            byte[][] stored = (byte[][]) rs.getArray(9).getArray();
+            List<Clocks> clocks = new ArrayList<>(readings.length);
+            for (int i = 0; i < readings.length; i++) {
+              clocks.add(StoredClocks.of(readings[i], stored[i]));
+            }
             figures.add(new Figure(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                doubles(rs.getArray(6)), methods instanceof String[] m ? Arrays.asList(m) : List.of()));
+                doubles(rs.getArray(6)), methods, clocks));
           }
           return figures;
         }

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.store.Analysis.Change;
 import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,5 +86,70 @@ class RegressionCheckTest {
 
     assertThat(RegressionCheck.check(withBandwidth(0.97e12, "13.0", "x"), history, NOW))
         .hasValueSatisfying(c -> assertThat(c.kind()).isEqualTo(Change.Kind.REGRESSION));
+  }
+
+  /** {@link #stableHistory} as results stored since issue 12, with typed clocks and a sentence that says otherwise. */
+  private static List<HistoryPoint> typedHistory(Clocks clocks, String method) {
+    List<HistoryPoint> history = new ArrayList<>();
+    for (HistoryPoint p : stableHistory()) {
+      history.add(new HistoryPoint(p.resultId(), p.measuredAt(), p.bandwidth(), p.driverVersion(), p.agentVersion(),
+          p.fatbinHash(), method, p.origin(), clocks));
+    }
+    return history;
+  }
+
+  private static KernelResult typed(double bandwidth, String method, Clocks clocks) {
+    return withBandwidth(bandwidth, "13.0", method).withSampling(ResultStatus.MEASURED, new Sampling(20, 0, 0,
+        StopReason.SPREAD_SETTLED, clocks, CacheResidency.of(8L << 20, GPU.l2Bytes(), false)));
+  }
+
+  private static Clocks read(int smMin, int smMax) {
+    return new Clocks(Clocks.Reading.READ, "NVML 12.580.82", smMin, smMax, 2619, 2619, 0L, 0, false);
+  }
+
+  @Test
+  void check_typedClocksDifferThoughSentencesAgree_diffNamesTheTypedClocks() {
+    String same = "GPU before: sm 1980 MHz, mem 2619 MHz";
+
+    Change change = RegressionCheck.check(typed(0.95e12, same, read(1755, 1755)),
+        typedHistory(read(1980, 1980), same), NOW).orElseThrow();
+
+    assertThat(change.environmentDiff()).containsOnlyKeys("clocks");
+    assertThat(change.environmentDiff().get("clocks"))
+        .isEqualTo(Map.of("before", "sm 1980 MHz, mem 2619 MHz", "after", "sm 1755 MHz, mem 2619 MHz"));
+  }
+
+  @Test
+  void check_typedClocksAgreeThoughSentencesDiffer_noClockChange() {
+    // Boost moving a bin (1965 vs 1980, under 1%) is the same clock; the sentences' 1410 MHz is not what was read.
+    Change change = RegressionCheck.check(typed(0.95e12, "GPU before: sm 1410 MHz, mem 2619 MHz", read(1965, 1980)),
+        typedHistory(read(1980, 1980), "GPU before: sm 1980 MHz, mem 2619 MHz"), NOW).orElseThrow();
+
+    assertThat(change.environmentDiff()).isEmpty();
+  }
+
+  @Test
+  void check_clocksNotReadOrUnavailable_noClockChangeAgainstReadHistory() {
+    for (Clocks unread : new Clocks[] {Clocks.notRead("no libnvidia-ml.so.1"), Clocks.unavailable("a CPU")}) {
+      Change change = RegressionCheck.check(typed(0.95e12, "GPU before: sm 1410 MHz, mem 2619 MHz", unread),
+          typedHistory(read(1980, 1980), "GPU before: sm 1980 MHz, mem 2619 MHz"), NOW).orElseThrow();
+      assertThat(change.environmentDiff()).as(unread.reading().name()).isEmpty();
+
+      Change back = RegressionCheck.check(typed(0.95e12, "x", read(1980, 1980)),
+          typedHistory(unread, "GPU before: sm 1410 MHz"), NOW).orElseThrow();
+      assertThat(back.environmentDiff()).as("read against " + unread.reading()).isEmpty();
+    }
+  }
+
+  @Test
+  void check_historyFromBeforeIssue12_itsSentenceAgainstTheTypedClocks() {
+    // The newest point has no typed clocks (stored before issue 12): its sentence is read, as it always was.
+    Change change = RegressionCheck.check(typed(0.95e12, "GPU before: sm 1980 MHz", read(1755, 1755)),
+        stableHistory().stream().map(p -> new HistoryPoint(p.resultId(), p.measuredAt(), p.bandwidth(),
+            p.driverVersion(), p.agentVersion(), p.fatbinHash(), "GPU before: sm 1980 MHz, mem 2619 MHz; after: sm "
+            + "1980 MHz, mem 2619 MHz")).toList(), NOW).orElseThrow();
+
+    assertThat(change.environmentDiff().get("clocks")).isEqualTo(Map.of("before",
+        "1980 MHz, 2619 MHz, 1980 MHz, 2619 MHz", "after", "sm 1755 MHz, mem 2619 MHz"));
   }
 }

@@ -9,8 +9,13 @@ import io.busload.coordinator.Http;
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
@@ -240,5 +245,45 @@ class VerdictApiTest {
         + "stride_copy_fp32 \\(elements=1024;stride=4\\), at the same clocks");
     assertThat(Http.json(http.get("/api/cohort-flags?device=" + gpus.get(1).id())).get("flags")).isEmpty();
     assertThat(http.get("/api/cohort-flags?days=0").statusCode()).isEqualTo(400);
+  }
+
+  /**
+   * {@code r} as measured since issue 12: its clocks read during sampling at {@code smMHz} (memory 2619 MHz), while
+   * its sentence, as {@link #result} words it, still says 1980 MHz.
+   */
+  private static KernelResult typedClocks(KernelResult r, int smMHz) {
+    return r.withSampling(ResultStatus.MEASURED, new Sampling(r.samples().size(), 0, 0, StopReason.SPREAD_SETTLED,
+        new Clocks(Clocks.Reading.READ, "NVML 12.580.82", smMHz, smMHz, 2619, 2619, 0L, 0, false),
+        CacheResidency.of(r.bytes(), r.device().l2Bytes(), false)));
+  }
+
+  @Test
+  void verdicts_typedClocksLowerThoughSentencesAgree_slowerAtTheTypedLowerClock() {
+    DeviceInfo gpu = gpus.getFirst();
+    assertThat(send(typedClocks(result(gpu, "sweep-a", 2.0e12, T), 1980)).ok()).isTrue();
+    assertThat(send(typedClocks(result(gpu, "sweep-b", 1.8e12, T.plusSeconds(60)), 1755)).ok()).isTrue();
+
+    JsonNode row = Http.json(http.get("/api/verdicts?baseline=sweep-a&candidate=sweep-b")).get("rows").get(0);
+
+    assertThat(row.get("verdict").asText()).isEqualTo("SLOWER");
+    assertThat(row.get("notes").path(0).asText()).as(row.toString())
+        .isEqualTo("slower at a lower SM clock (1755 MHz vs 1980 MHz)");
+  }
+
+  @Test
+  void cohortFlags_typedClocksDifferThoughSentencesAgree_sentenceNamesTheTypedClocks() {
+    for (int d = 0; d < gpus.size(); d++) {
+      double level = d == 2 ? 1.8e12 : 2.0e12 * (1 + 0.004 * (d - 2.5));
+      for (int i = 0; i < 3; i++) {
+        KernelResult r = result(gpus.get(d), "s", noisy(level), Instant.now().minusSeconds(600L * i));
+        assertThat(send(typedClocks(r, d == 2 ? 1755 : 1980)).ok()).isTrue();
+      }
+    }
+    JsonNode flags = Http.json(http.get("/api/cohort-flags")).get("flags");
+
+    assertThat(flags).hasSize(1);
+    assertThat(flags.get(0).get("sentence").asText()).matches("this H100 is 1\\d% below its 5 peers on "
+        + "stride_copy_fp32 \\(elements=1024;stride=4\\), at other clocks \\(SM 1755 MHz vs 1980 MHz, memory 2619 MHz"
+        + " vs 2619 MHz\\)");
   }
 }

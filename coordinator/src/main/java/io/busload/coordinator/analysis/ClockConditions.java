@@ -1,0 +1,45 @@
+package io.busload.coordinator.analysis;
+
+import io.busload.analysis.verdict.Conditions;
+import io.busload.protocol.Clocks;
+import io.busload.protocol.KernelResult;
+
+/**
+ * A result's {@link Conditions} for the verdicts, from its typed clocks (issue 12: a result says how it was measured
+ * in typed fields, never in prose a printer did not compute). Only a result stored before issue 12 has no typed clocks;
+ * for it, and only for it, the clocks are read back out of its method sentence ({@link Conditions#fromMethod}).
+ */
+public final class ClockConditions {
+  private ClockConditions() {}
+
+  /** The conditions of a result at hand. */
+  public static Conditions of(KernelResult r) {
+    return of(r.sampling() == null ? null : r.sampling().clocks(), r.method());
+  }
+
+  /**
+   * The conditions of a result with typed {@code clocks} (null: stored before issue 12) and {@code method}.
+   *
+   * <p>Clocks read during sampling give the midpoint of the lowest and highest reading of each clock, as the prose's
+   * before and after readings gave their mean, and throttling where any reading held a throttling reason. Clocks not
+   * read, or a device without them, give no figures: a figure from elsewhere would be a guess. Whether other processes
+   * shared the GPU is in no typed field (the agent's nvidia-smi readings before and after say it in words only), so
+   * that one still comes from the method.
+   */
+  public static Conditions of(Clocks clocks, String method) {
+    Conditions stated = Conditions.fromMethod(method);
+    if (clocks == null) {
+      return stated;
+    }
+    if (clocks.reading() != Clocks.Reading.READ) {
+      return new Conditions(null, null, false, stated.shared());
+    }
+    return new Conditions(midpoint(clocks.smMinMHz(), clocks.smMaxMHz()),
+        midpoint(clocks.memMinMHz(), clocks.memMaxMHz()),
+        clocks.throttleReasons() != null && Clocks.throttling(clocks.throttleReasons()), stated.shared());
+  }
+
+  private static Double midpoint(Integer min, Integer max) {
+    return min == null || max == null ? null : (min + max) / 2.0;
+  }
+}

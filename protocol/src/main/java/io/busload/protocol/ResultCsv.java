@@ -178,10 +178,10 @@ public final class ResultCsv {
 
   /** The {@link #SAMPLING} column of a {@code sampling.*} field; the stop reason's when the field is the whole. */
   private static String sampling(String field) {
-    String leaf = field.substring(field.lastIndexOf('.') + 1);
+    String leaf = field.substring(field.lastIndexOf('.') + 1).replaceAll("\\[\\d+\\]$", "");
     return switch (leaf) {
       case "heldSamples", "unheldSamples", "retimedSamples", "stopReason", "throttleReasons",
-          "throttledSamplesDropped", "tooFewCleanSamples", "workingSetBytes" -> leaf;
+          "throttledSamplesDropped", "tooFewCleanSamples", "workingSetBytes", "othersBusy" -> leaf;
       case "reading" -> "clocksReading";
       case "note" -> "clocksNote";
       case "smMinMHz" -> "smClockMinMHz";

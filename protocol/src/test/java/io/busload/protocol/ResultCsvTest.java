@@ -146,6 +146,7 @@ class ResultCsvTest {
   void column_ofRecordFields_isTheCsvColumnHoldingIt() {
     assertThat(ResultCsv.column("sampling.clocks.smMinMHz")).isEqualTo("smClockMinMHz");
     assertThat(ResultCsv.column("sampling.heldSamples")).isEqualTo("heldSamples");
+    assertThat(ResultCsv.column("sampling.othersBusy[1]")).isEqualTo("othersBusy");
     assertThat(ResultCsv.column("status")).isEqualTo("status");
     assertThat(ResultCsv.column("device.name")).isEqualTo("deviceName");
     assertThat(ResultCsv.column("device.theoreticalPeakBytesPerSecond")).isEqualTo("deviceTheoreticalPeak");

@@ -3,6 +3,7 @@ package io.busload.agent.verdicts;
 import io.busload.analysis.verdict.Conditions;
 import io.busload.analysis.verdict.Setting;
 import io.busload.analysis.verdict.Side;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;
 import java.time.Instant;
 import java.util.List;
@@ -13,10 +14,12 @@ import java.util.List;
  *
  * @param params as the CSV writes them, {@code size=67108864;stride=4}
  * @param sampleSeconds seconds per launch, one per sample; empty when the file holds none
+ * @param conditions clocks and throttling from the typed fields (issue 12), or from the method sentence for a result
+ *     written before them
  */
 record Measured(String kernel, String params, String deviceId, String deviceName, String driver, String fingerprint,
     String agentVersion, String fatbinHash, boolean valid, String problem, List<Double> sampleSeconds, long bytes,
-    Double bandwidth, String method, Instant measuredAt) {
+    Double bandwidth, String method, Instant measuredAt, Conditions conditions) {
 
   Measured {
     sampleSeconds = List.copyOf(sampleSeconds);
@@ -26,7 +29,17 @@ record Measured(String kernel, String params, String deviceId, String deviceName
     String problem = r.valid() ? null : r.mismatches().isEmpty() ? r.method() : r.mismatches().getFirst();
     return new Measured(r.kernel(), io.busload.agent.report.CsvPrinter.params(r.params()), r.device().id(),
         r.device().name(), r.device().driverVersion(), r.device().fingerprint(), r.agentVersion(), r.fatbinHash(),
-        r.valid(), problem, r.samples(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
+        r.valid(), problem, r.samples(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt(), conditions(r));
+  }
+
+  /** The typed clocks where the result has them; the method sentence only for results from before issue 12. */
+  static Conditions conditions(KernelResult r) {
+    Clocks c = r.sampling() == null ? null : r.sampling().clocks();
+    if (c == null) {
+      return Conditions.fromMethod(r.method());
+    }
+    return Conditions.fromClocks(c.reading() == Clocks.Reading.READ, c.smMinMHz(), c.smMaxMHz(), c.memMinMHz(),
+        c.memMaxMHz(), c.throttleReasons() != null && Clocks.throttling(c.throttleReasons()), r.method());
   }
 
   /** The kernel case: what is paired across the two sides. */
@@ -37,6 +50,6 @@ record Measured(String kernel, String params, String deviceId, String deviceName
   /** Bytes per second per sample (higher is better), or why this result cannot be compared. */
   Side side(String label) {
     return Side.ofResult(label, new Setting(deviceName, fingerprint, driver, agentVersion, fatbinHash,
-        Conditions.fromMethod(method)), valid, problem, sampleSeconds, bytes);
+        conditions), valid, problem, sampleSeconds, bytes);
   }
 }

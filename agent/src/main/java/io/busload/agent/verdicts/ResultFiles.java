@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.agent.report.Csv;
+import io.busload.analysis.verdict.Conditions;
+import io.busload.protocol.Clocks;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.io.IOException;
@@ -122,9 +124,38 @@ final class ResultFiles {
           get(f, header, "deviceName"), null, null, null, null, valid.equals("true"),
           valid.equals("true") ? null : get(f, header, "method"), seconds,
           (long) number(where, "bytes", get(f, header, "bytes")),
-          bandwidth.isBlank() ? null : number(where, "bandwidth", bandwidth), get(f, header, "method"), measuredAt));
+          bandwidth.isBlank() ? null : number(where, "bandwidth", bandwidth), get(f, header, "method"), measuredAt,
+          conditions(where, f, header)));
     }
     return results;
+  }
+
+  /**
+   * Clocks from the row's typed columns (ResultCsv's sampling columns, since issue 12) where it has them; from its
+   * method sentence only in a file written before them, or for a result that was never timed.
+   */
+  private static Conditions conditions(String where, List<String> f, List<String> header) throws BadInputException {
+    String method = get(f, header, "method");
+    if (!header.contains("clocksReading") || get(f, header, "clocksReading").isBlank()) {
+      return Conditions.fromMethod(method);
+    }
+    String reasons = header.contains("throttleReasons") ? get(f, header, "throttleReasons").strip() : "";
+    boolean throttling;
+    try {
+      throttling = !reasons.isEmpty() && Clocks.throttling(Long.decode(reasons));
+    } catch (NumberFormatException e) {
+      throw new BadInputException(where + "throttleReasons '" + abbreviate(reasons) + "' is not a mask such as 0x4");
+    }
+    return Conditions.fromClocks(get(f, header, "clocksReading").strip().equals(Clocks.Reading.READ.name()),
+        megahertz(where, f, header, "smClockMinMHz"), megahertz(where, f, header, "smClockMaxMHz"),
+        megahertz(where, f, header, "memClockMinMHz"), megahertz(where, f, header, "memClockMaxMHz"), throttling,
+        method);
+  }
+
+  private static Integer megahertz(String where, List<String> f, List<String> header, String column)
+      throws BadInputException {
+    String text = header.contains(column) ? get(f, header, column).strip() : "";
+    return text.isEmpty() ? null : (int) number(where, column, text);
   }
 
   private static String get(List<String> fields, List<String> header, String column) {

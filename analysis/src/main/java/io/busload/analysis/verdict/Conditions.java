@@ -19,8 +19,27 @@ public record Conditions(Double smMHz, Double memMHz, boolean throttling, boolea
    * sentence; later ones carry their clocks as typed fields (protocol Clocks), which the coordinator's
    * ClockConditions reads instead, coming here only for those older results and for whether other processes shared
    * the GPU, which no typed field says yet. The agent's offline {@code busload compare} (agent verdicts.Measured)
-   * still reads every result's sentence here.
+   * likewise reads the sentence only for results without typed clocks.
    */
+  /**
+   * The conditions of a result with typed clocks (issue 12), given here field by field so that this module needs no
+   * protocol: {@code read} false (clocks not read, or a device without them) gives no figures, since a figure from
+   * elsewhere would be a guess; read clocks give the midpoint of each clock's lowest and highest reading during
+   * sampling. Whether other processes shared the GPU is in no typed field, so that still comes from {@code method}.
+   */
+  public static Conditions fromClocks(boolean read, Integer smMinMHz, Integer smMaxMHz, Integer memMinMHz,
+      Integer memMaxMHz, boolean throttling, String method) {
+    boolean shared = fromMethod(method).shared();
+    if (!read) {
+      return new Conditions(null, null, false, shared);
+    }
+    return new Conditions(midpoint(smMinMHz, smMaxMHz), midpoint(memMinMHz, memMaxMHz), throttling, shared);
+  }
+
+  private static Double midpoint(Integer min, Integer max) {
+    return min == null || max == null ? null : (min + max) / 2.0;
+  }
+
   public static Conditions fromMethod(String method) {
     if (method == null) {
       return NOT_RECORDED;

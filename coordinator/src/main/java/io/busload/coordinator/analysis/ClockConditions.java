@@ -27,19 +27,11 @@ public final class ClockConditions {
    * that one still comes from the method.
    */
   public static Conditions of(Clocks clocks, String method) {
-    Conditions stated = Conditions.fromMethod(method);
     if (clocks == null) {
-      return stated;
+      return Conditions.fromMethod(method);
     }
-    if (clocks.reading() != Clocks.Reading.READ) {
-      return new Conditions(null, null, false, stated.shared());
-    }
-    return new Conditions(midpoint(clocks.smMinMHz(), clocks.smMaxMHz()),
-        midpoint(clocks.memMinMHz(), clocks.memMaxMHz()),
-        clocks.throttleReasons() != null && Clocks.throttling(clocks.throttleReasons()), stated.shared());
-  }
-
-  private static Double midpoint(Integer min, Integer max) {
-    return min == null || max == null ? null : (min + max) / 2.0;
+    return Conditions.fromClocks(clocks.reading() == Clocks.Reading.READ, clocks.smMinMHz(), clocks.smMaxMHz(),
+        clocks.memMinMHz(), clocks.memMaxMHz(),
+        clocks.throttleReasons() != null && Clocks.throttling(clocks.throttleReasons()), method);
   }
 }

@@ -31,25 +31,28 @@ final class ResultColumns {
       + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
       + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
       + " agent_version, fatbin_hash, samples, result_json, method, origin, status, held_samples, unheld_samples,"
-      + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, throttle_reasons,"
+      + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
+      + " mem_clock_max_mhz, throttle_reasons,"
       + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes)"
       + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
       + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, ?, t.model, t.theoretical_peak,"
       + " t.driver_version, t.agent_version, t.fatbin_hash, (?::float8[])[t.first_sample:t.last_sample],"
       + " t.result_json, t.method, t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
-      + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.throttle_reasons,"
+      + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.mem_clock_min_mhz,"
+      + " t.mem_clock_max_mhz, t.throttle_reasons,"
       + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes"
       + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
       + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
       + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
       + " ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::text[], ?::text[],"
-      + " ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[])"
+      + " ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[])"
       + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
       + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
       + " last_sample, result_json, method, origin, status, held_samples, unheld_samples, retimed_samples,"
-      + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, throttle_reasons,"
+      + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz, mem_clock_max_mhz,"
+      + " throttle_reasons,"
       + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes)"
       // No conflict target: the key is (id, measured_at) since results are partitioned by month (V8), and a
       // redelivered result carries both unchanged.
@@ -99,6 +102,8 @@ final class ResultColumns {
   final String[] stopReasons;
   final String[] clocksReadings;
   final Integer[] smMin;
+  final Integer[] memMin;
+  final Integer[] memMax;
   final Integer[] smMax;
   final Long[] throttleReasons;
   final Integer[] throttledDropped;
@@ -148,6 +153,8 @@ final class ResultColumns {
     stopReasons = new String[n];
     clocksReadings = new String[n];
     smMin = new Integer[n];
+    memMin = new Integer[n];
+    memMax = new Integer[n];
     smMax = new Integer[n];
     throttleReasons = new Long[n];
     throttledDropped = new Integer[n];
@@ -215,6 +222,8 @@ final class ResultColumns {
     clocksReadings[i] = clocks.reading().name();
     smMin[i] = clocks.smMinMHz();
     smMax[i] = clocks.smMaxMHz();
+    memMin[i] = clocks.memMinMHz();
+    memMax[i] = clocks.memMaxMHz();
     throttleReasons[i] = clocks.throttleReasons();
     throttledDropped[i] = clocks.throttledSamplesDropped();
     tooFewClean[i] = clocks.tooFewCleanSamples();
@@ -254,7 +263,7 @@ final class ResultColumns {
     p = texts(c, s, p, methods, origins, statuses);
     p = arrays(c, s, p, "int4", held, unheld, retimed);
     p = texts(c, s, p, stopReasons, clocksReadings);
-    p = arrays(c, s, p, "int4", smMin, smMax);
+    p = arrays(c, s, p, "int4", smMin, smMax, memMin, memMax);
     s.setArray(p++, c.createArrayOf("int8", throttleReasons));
     s.setArray(p++, c.createArrayOf("int4", throttledDropped));
     s.setArray(p++, c.createArrayOf("bool", tooFewClean));

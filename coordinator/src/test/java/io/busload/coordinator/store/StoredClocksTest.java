@@ -25,6 +25,9 @@ class StoredClocksTest {
   private static final String PROSE = "GPU before: sm 1410 MHz, mem 2619 MHz; after: sm 1410 MHz, mem 2619 MHz";
   private static final Clocks READ = new Clocks(Clocks.Reading.READ, "NVML 12.580.82", 1755, 1980, 2600, 2619, 0x4L,
       2, false);
+  /** READ as its columns give it back: every figure a comparison reads; the note stays in result_json. */
+  private static final Clocks READ_BACK = new Clocks(Clocks.Reading.READ, null, 1755, 1980, 2600, 2619, 0x4L, 2,
+      false);
   private static final Clocks NOT_READ = Clocks.notRead("no libnvidia-ml.so.1");
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
@@ -52,7 +55,7 @@ class StoredClocksTest {
         T.plusSeconds(3600), 10);
 
     assertThat(series).extracting(VerdictStore.Point::clocks)
-        .containsExactly(Clocks.notRead(null), READ, null);
+        .containsExactly(Clocks.notRead(null), READ_BACK, null);
     assertThat(series).extracting(VerdictStore.Point::method).containsOnly(PROSE);
   }
 
@@ -63,7 +66,8 @@ class StoredClocksTest {
     List<Analysis.HistoryPoint> history = analysis.history(GPU.id(), "stride_copy_fp32", "elements=1024;stride=4",
         T.plusSeconds(3600), 10);
 
-    assertThat(history).extracting(Analysis.HistoryPoint::clocks).containsExactly(Clocks.notRead(null), READ, null);
+    assertThat(history).extracting(Analysis.HistoryPoint::clocks)
+        .containsExactly(Clocks.notRead(null), READ_BACK, null);
   }
 
   @Test
@@ -74,7 +78,24 @@ class StoredClocksTest {
 
     assertThat(figures).hasSize(1);
     assertThat(figures.getFirst().bandwidths()).hasSize(3);
-    assertThat(figures.getFirst().clocks()).containsExactly(Clocks.notRead(null), READ, null);
+    assertThat(figures.getFirst().clocks()).containsExactly(Clocks.notRead(null), READ_BACK, null);
     assertThat(figures.getFirst().methods()).containsOnly(PROSE);
+  }
+
+  /** A result stored before V9 has no memory clock columns: its clocks come out of its stored result, note and all. */
+  @Test
+  void seriesAndFigures_readResultStoredBeforeV9_clocksUnpackedFromItsResult() {
+    store();
+    int cleared = database.db().inTransaction(c -> {
+      try (var s = c.createStatement()) {
+        return s.executeUpdate("UPDATE results SET mem_clock_min_mhz = NULL, mem_clock_max_mhz = NULL");
+      }
+    });
+    assertThat(cleared).isEqualTo(3);
+
+    assertThat(verdicts.series(GPU.id(), "stride_copy_fp32", "elements=1024;stride=4", null, T.plusSeconds(3600), 10))
+        .extracting(VerdictStore.Point::clocks).containsExactly(Clocks.notRead(null), READ, null);
+    assertThat(verdicts.figures(T.minusSeconds(1), 5).getFirst().clocks())
+        .containsExactly(Clocks.notRead(null), READ, null);
   }
 }

@@ -104,14 +104,15 @@ public final class MethodText {
         return "no link ceiling: cuda:" + peer + " is not in this GPU's topology";
       }
       if (pair.nvlinks() > 0) {
-        double perLink = Topology.nvlinkBytesPerSecondPerLink(r.device().computeCapability());
-        if (perLink == 0) {
+        String capability = r.device().computeCapability();
+        double rate = topology.nvlinkBytesPerSecond(peer, capability, directions);
+        if (rate == 0) {
           return "no link ceiling: " + pair.nvlinks() + " NVLinks to cuda:" + peer + ", at a rate not known for compute"
-              + " capability " + r.device().computeCapability();
+              + " capability " + capability;
         }
-        double rate = pair.nvlinks() * perLink * directions;
         return String.format(Locale.ROOT, "%.1f%% of the %d NVLinks' %.1f GB/s %s to cuda:%d (%d x %.0f GB/s each way)",
-            100 * r.bandwidth() / rate, pair.nvlinks(), rate / 1e9, ways, peer, pair.nvlinks(), perLink / 1e9);
+            100 * r.bandwidth() / rate, pair.nvlinks(), rate / 1e9, ways, peer, pair.nvlinks(),
+            Topology.nvlinkBytesPerSecondPerLink(capability) / 1e9);
       }
       if (!"pcie".equals(pair.link()) || topology.pcieBytesPerSecond() == 0) {
         return "no link ceiling: the link to cuda:" + peer + " is " + pair.link()

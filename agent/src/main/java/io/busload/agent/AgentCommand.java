@@ -2,6 +2,8 @@ package io.busload.agent;
 
 import io.busload.agent.cluster.AgentConfig;
 import io.busload.agent.cluster.AgentVerticle;
+import io.busload.agent.cluster.BridgeLink;
+import io.busload.agent.cluster.BridgeSettings;
 import io.busload.agent.cluster.Outbox;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.Devices;
@@ -21,7 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Joins the cluster and serves the coordinator's runs until the process is stopped. */
+/** Joins the fleet (the cluster, or a coordinator's bridge when {@code BUSLOAD_BRIDGE} names one) and serves runs until stopped. */
 @Command(name = "agent", mixinStandardHelpOptions = true, description = "Join the fleet and serve runs.")
 final class AgentCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
@@ -52,12 +54,31 @@ final class AgentCommand implements Callable<Integer> {
     }
     AgentConfig config = AgentConfig.standard(agentId, host, AgentVersion.get(), Fatbin.sha256(), served,
         Outbox.directory(System.getenv(), agentId)).withLabels(labels);
-    ClusterSettings settings = ClusterSettings.fromEnvironment(System.getenv(), ClusterSettings.AGENT, 7703);
-    LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}; labels {}; outbox {}",
-        config.agentId(), settings.clusterName(), settings.host(), settings.eventBusPort(),
-        served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
-    Vertx vertx = Cluster.join(settings, java.time.Duration.ofSeconds(3), java.time.Duration.ofDays(365));
-    vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
+    java.util.Optional<BridgeSettings> bridge;
+    try {
+      bridge = BridgeSettings.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Vertx vertx;
+    if (bridge.isPresent()) {
+      // Issue 16: not a member; one connection to a coordinator's bridge. Codecs stay unregistered: the bridge
+      // carries JSON, and nothing else in this process uses the event bus.
+      LOG.info("agent {} reaching the fleet through the bridge at {} ({}) with {}; labels {}; outbox {}",
+          config.agentId(), bridge.get().endpoints(), bridge.get().tls() == null ? "plain" : "mutual TLS",
+          served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
+      vertx = Vertx.vertx();
+      io.busload.protocol.bridge.BridgeClient client = bridge.get().client(vertx);
+      vertx.deployVerticle(new AgentVerticle(config, v -> new BridgeLink(client).start()))
+          .await(60, TimeUnit.SECONDS);
+    } else {
+      ClusterSettings settings = ClusterSettings.fromEnvironment(System.getenv(), ClusterSettings.AGENT, 7703);
+      LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}; labels {}; outbox {}",
+          config.agentId(), settings.clusterName(), settings.host(), settings.eventBusPort(),
+          served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
+      vertx = Cluster.join(settings, java.time.Duration.ofSeconds(3), java.time.Duration.ofDays(365));
+      vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
+    }
 
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {

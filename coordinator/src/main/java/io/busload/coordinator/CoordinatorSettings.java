@@ -20,9 +20,12 @@ import java.util.Objects;
  * @param firstApiTokenFile where that first token is handed over (mode 600); null prints it once on stdout
  * @param restTls serve the REST API over HTTPS with the coordinator's fleet certificate ({@code cluster.tls()}),
  *     so API tokens never cross the network in clear
+ * @param bridgePort the agents' event-bus bridge (issue 16) on {@code cluster.host()}, with mutual TLS when the
+ *     cluster has a certificate; {@link #NO_BRIDGE} serves none (agents join the cluster), 0 picks a free port
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
-    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls) {
+    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
+  public static final int NO_BRIDGE = -1;
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
 
   public static final int DEFAULT_HTTP_PORT = 8081;
@@ -37,10 +40,24 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
+    if (bridgePort < NO_BRIDGE || bridgePort > 65535) {
+      throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT: out of range: " + bridgePort);
+    }
     if (restTls && (cluster == null || cluster.tls() == null)) {
       throw new IllegalArgumentException("BUSLOAD_REST_TLS=on needs the coordinator's fleet certificate:"
           + " set BUSLOAD_TLS_DIR (./busload certs writes it)");
     }
+  }
+
+  /** No bridge: agents join the cluster. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+      DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls) {
+    this(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile, restTls, NO_BRIDGE);
+  }
+
+  public CoordinatorSettings withBridgePort(int port) {
+    return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
+        restTls, port);
   }
 
   /** Plain HTTP for the REST API. */
@@ -64,7 +81,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
    * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}),
    * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory),
-   * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
+   * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (unset: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
    * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
    * the defaults of docs/contract.md.
    */
@@ -82,7 +99,9 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     Path firstToken = present(env.get("BUSLOAD_FIRST_API_TOKEN_FILE"))
         ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
-        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")));
+        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")),
+        present(env.get("BUSLOAD_BRIDGE_PORT")) ? portNumber("BUSLOAD_BRIDGE_PORT", env.get("BUSLOAD_BRIDGE_PORT"))
+            : NO_BRIDGE);
   }
 
   private static boolean restTls(String value) {
@@ -101,13 +120,14 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
   }
 
   private static int port(String value) {
-    if (!present(value)) {
-      return DEFAULT_HTTP_PORT;
-    }
+    return present(value) ? portNumber("BUSLOAD_HTTP_PORT", value) : DEFAULT_HTTP_PORT;
+  }
+
+  private static int portNumber(String field, String value) {
     try {
       return Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("BUSLOAD_HTTP_PORT: not a port number: '" + value + "'");
+      throw new IllegalArgumentException(field + ": not a port number: '" + value + "'");
     }
   }
 }

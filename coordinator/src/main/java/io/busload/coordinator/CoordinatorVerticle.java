@@ -67,6 +67,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private AgentStore agents;
   private SweepStore sweeps;
   private HttpServer server;
+  private io.busload.coordinator.fleet.AgentBridge bridge;
+  private int bridgePort = -1;
   private long timer = -1;
   private long ticks;
   private final AtomicLong queued = new AtomicLong();
@@ -96,6 +98,11 @@ public final class CoordinatorVerticle extends VerticleBase {
     this.clock = clock;
   }
 
+  /** The agents' bridge port actually bound, or -1 when this coordinator serves none. */
+  public int bridgePort() {
+    return bridgePort;
+  }
+
   /** The REST port actually bound (differs from the setting when it was 0). */
   public int httpPort() {
     return server.actualPort();
@@ -104,18 +111,20 @@ public final class CoordinatorVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     record Remembered(Database database, List<KnownAgent> agents, List<Run> active, ApiTokens tokens,
-        HttpServerOptions http) {}
+        HttpServerOptions http, io.busload.protocol.cluster.FleetTls.Loaded bridgeTls) {}
     return vertx.executeBlocking(() -> {
       HttpServerOptions http = new HttpServerOptions().setHost(settings.httpHost()).setPort(settings.httpPort());
       if (settings.restTls()) {
         settings.cluster().tls().load(ClusterSettings.COORDINATOR).applyHttps(http);
       }
+      io.busload.protocol.cluster.FleetTls.Loaded bridgeTls = settings.bridgePort() == CoordinatorSettings.NO_BRIDGE
+          || settings.cluster().tls() == null ? null : settings.cluster().tls().load(ClusterSettings.COORDINATOR);
       ApiTokens tokens = ApiTokens.load(settings.apiTokensFile(), settings.firstApiTokenFile(), System.out);
       LOG.info("REST writes need one of {} API token(s) from {}", tokens.size(), settings.apiTokensFile());
       Database opened = Database.open(settings.database(), settings.dataDir());
       try {
         return new Remembered(opened, new AgentStore(opened).agents(), new SweepStore(opened).activeRuns(), tokens,
-            http);
+            http, bridgeTls);
       } catch (RuntimeException e) {
         opened.close();
         throw e;
@@ -169,7 +178,14 @@ public final class CoordinatorVerticle extends VerticleBase {
       }
       Future<?> intakeReady = leading ? intake.register().onSuccess(registered -> consumers = registered)
           : Future.succeededFuture();
-      return intakeReady
+      // Every coordinator serves the bridge, leading or not: its relays reach the leader's intake through the cluster.
+      Future<?> bridged = intakeReady;
+      if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
+        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls());
+        bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
+            .onSuccess(port -> bridgePort = port);
+      }
+      return bridged
           .compose(ready -> vertx.createHttpServer(remembered.http())
               .requestHandler(api.router())
               .listen())
@@ -297,7 +313,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
-    Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+    Future<Void> closed = (bridge == null ? Future.<Void>succeededFuture() : bridge.stop())
+        .eventually(() -> server == null ? Future.succeededFuture() : server.close());
     return closed.eventually(() -> database == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
       database.close();
       return null;

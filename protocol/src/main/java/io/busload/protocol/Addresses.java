@@ -20,7 +20,23 @@ public final class Addresses {
   /** Coordinator to everyone, publish: a {@link RunStatus} once the coordinator has recorded it. */
   public static final String LIVE_RUNS = "busload.live.runs";
 
+  /**
+   * Issue 16: agents that are not cluster members reach the fleet through a coordinator's event-bus bridge, with
+   * JSON bodies. They send to these addresses (each relayed, as its record, to the address of the same name
+   * without {@code bridge}) and register only {@link #bridgeRuns} for their own id. The bridge permits nothing
+   * else.
+   */
+  public static final String BRIDGE_HELLO = "busload.bridge.hello";
+  public static final String BRIDGE_HEARTBEAT = "busload.bridge.heartbeat";
+  public static final String BRIDGE_RESULTS = "busload.bridge.results";
+  public static final String BRIDGE_RUN_STATUS = "busload.bridge.run.status";
+
   private Addresses() {}
+
+  /** Coordinator to one bridged agent, request/reply: a {@link RunRequest} as JSON, answered with an {@link Ack}. */
+  public static String bridgeRuns(String agentId) {
+    return "busload.bridge.agent." + agentId + ".runs";
+  }
 
   /** Coordinator to one agent, request/reply: {@link RunRequest}, answered with an {@link Ack} on acceptance. */
   public static String agentRuns(String agentId) {

@@ -16,7 +16,6 @@ import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Counters;
 import io.busload.protocol.Addresses;
-import io.busload.protocol.cluster.Cluster;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.eventbus.ReplyException;
 import io.busload.protocol.AgentHello;
@@ -27,8 +26,6 @@ import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,13 +44,22 @@ public final class AgentVerticle extends VerticleBase {
   private final HostActivity activity = new HostActivity();
   private final java.util.Set<Delivery> deliveries = new java.util.HashSet<>();
   private Outbox outbox;
-  private io.busload.protocol.cluster.SplitRepair routes;
+  private FleetLink link;
   private int unansweredHellos;
   private boolean helloAcked;
   private final AcceptedRuns accepted = new AcceptedRuns();
 
+  private final java.util.function.Function<io.vertx.core.Vertx, FleetLink> links;
+
+  /** An agent that is a member of the cluster it was deployed on. */
   public AgentVerticle(AgentConfig config) {
+    this(config, ClusterLink::new);
+  }
+
+  /** An agent that reaches the coordinators through {@code links} (made on start, with this verticle's Vert.x). */
+  public AgentVerticle(AgentConfig config, java.util.function.Function<io.vertx.core.Vertx, FleetLink> links) {
     this.config = config;
+    this.links = links;
   }
 
   /** One device: its worker and what it is doing now (read by heartbeats on the event loop). */
@@ -79,6 +85,7 @@ public final class AgentVerticle extends VerticleBase {
       Outbox opened = Outbox.open(config.outbox());
       return Map.entry(opened, opened.pending());
     }).compose(opened -> {
+      link = links.apply(vertx);
       outbox = opened.getKey();
       // Drained first: whatever an earlier run of this agent measured and never saw acked is queued before
       // anything new can be measured (issue 6: a crash or a cut loses nothing).
@@ -92,10 +99,8 @@ public final class AgentVerticle extends VerticleBase {
         slots.put(device.info().id(), new Slot(new DeviceWorker(device)));
       }
       vertx.setPeriodic(config.heartbeatEvery().toMillis(), id -> heartbeat());
-      io.busload.protocol.cluster.CoordinatorReturn.install(vertx);
-      routes = io.busload.protocol.cluster.SplitRepair.of(vertx);
       hello();
-      return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(config.agentId()), this::onRun).completion();
+      return link.serveRuns(config.agentId(), this::onRun);
     });
   }
 
@@ -107,6 +112,9 @@ public final class AgentVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     deliveries.forEach(Delivery::close);
+    if (link != null) {
+      link.close();
+    }
     // Closing frees device memory on each worker thread and may wait for it: off the event loop.
     return vertx.executeBlocking(() -> {
       slots.values().forEach(slot -> slot.worker.close());
@@ -117,19 +125,17 @@ public final class AgentVerticle extends VerticleBase {
   private void hello() {
     AgentHello hello = new AgentHello(Protocol.SCHEMA_VERSION, config.agentId(), config.host(), config.agentVersion(),
         config.fatbinHash(), config.devices().stream().map(Device::info).toList(), Instant.now(), config.labels());
-    vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, hello, new DeliveryOptions().setSendTimeout(5_000))
+    link.request(Addresses.AGENT_HELLO, hello, 5_000)
         .onComplete(reply -> {
-          boolean ok = reply.succeeded() && reply.result().body().ok();
+          boolean ok = reply.succeeded() && reply.result().ok();
           unansweredHellos = reply.failed() && reply.cause() instanceof ReplyException e
               && e.failureType() == ReplyFailure.TIMEOUT ? unansweredHellos + 1 : 0;
-          if (unansweredHellos >= 2 && routes != null && Cluster.coordinatorPresent(vertx)) {
-            routes.refreshRoutes(unansweredHellos + " hellos in a row unanswered", Addresses.AGENT_HELLO);
-          }
+          link.hellosUnanswered(unansweredHellos, Addresses.AGENT_HELLO);
           if (ok && !helloAcked) {
             LOG.info("coordinator acknowledged agent {} with {} device(s)", config.agentId(), slots.size());
           } else if (!ok) {
             LOG.info("hello not acknowledged yet ({}); retrying", reply.succeeded()
-                ? reply.result().body().reason() : reply.cause().getMessage());
+                ? reply.result().reason() : reply.cause().getMessage());
           }
           helloAcked = helloAcked || ok;
           // Until acked every 2 s; then every 30 s, so a restarted coordinator learns of us again.
@@ -139,25 +145,24 @@ public final class AgentVerticle extends VerticleBase {
 
   private void heartbeat() {
     List<Heartbeat.DeviceState> states = slots.values().stream().map(Slot::state).toList();
-    vertx.eventBus().send(Addresses.AGENT_HEARTBEAT,
+    link.send(Addresses.AGENT_HEARTBEAT,
         new Heartbeat(Protocol.SCHEMA_VERSION, config.agentId(), Instant.now(), states));
   }
 
-  private void onRun(Message<RunRequest> message) {
-    RunRequest request = message.body();
+  private void onRun(RunRequest request, java.util.function.Consumer<Ack> answer) {
     if (accepted.repeated(request.runId())) {
       LOG.info("run {} requested again: acked, not measured twice", request.runId());
-      message.reply(Ack.ok(request.runId()));
+      answer.accept(Ack.ok(request.runId()));
       return;
     }
     String refusal = refusal(request);
     if (refusal != null) {
       LOG.warn("run {} refused: {}", request.runId(), refusal);
-      message.reply(Ack.refused(request.runId(), refusal));
+      answer.accept(Ack.refused(request.runId(), refusal));
       return;
     }
     accepted.accept(request.runId());
-    message.reply(Ack.ok(request.runId()));
+    answer.accept(Ack.ok(request.runId()));
     Slot slot = slots.get(request.deviceId());
     Device device = slot.worker.device();
     SuiteOptions options = SuiteOptions.parse(request.suiteOptions());
@@ -239,7 +244,7 @@ public final class AgentVerticle extends VerticleBase {
   }
 
   private Delivery delivery() {
-    Delivery delivery = new Delivery(vertx, config.requestTimeout());
+    Delivery delivery = new Delivery(vertx, link, config.requestTimeout());
     deliveries.add(delivery);
     return delivery;
   }
@@ -258,7 +263,7 @@ public final class AgentVerticle extends VerticleBase {
           LOG.error("result {} ({} of run {}) refused by the coordinator: {}; it stays in the outbox and is tried"
               + " again apart from its run, at most {} min apart", result.id(), result.kernel(), result.runId(),
               e.getMessage(), Delivery.REFUSED_MAX_BACKOFF_MS / 60_000);
-          Delivery lane = Delivery.forRefused(vertx, config.requestTimeout());
+          Delivery lane = Delivery.forRefused(vertx, link, config.requestTimeout());
           deliveries.add(lane);
           return lane.enqueue(Addresses.RESULTS, result, result.id().toString(), true);
         })

@@ -1,13 +1,10 @@
 package io.busload.agent.cluster;
 
 import io.busload.protocol.Ack;
-import io.busload.protocol.cluster.Cluster;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * coordinator acks it: a coordinator that is down or restarting delays results, never loses them
  * (ARCHITECTURE.md: a plain send to a gone member is silently dropped). Used on the verticle's context only.
  *
- * <p>Nothing is sent while the cluster has no member that says it is a coordinator (issue 6): such a cluster is
+ * <p>Nothing is sent while no coordinator is reachable ({@link FleetLink#coordinatorPresent}). On the cluster, that
+ * means no member says it is a coordinator (issue 6): such a cluster is
  * the wrong one (another cluster name, a stranger's data member), and whatever answered there would not be the
  * coordinator. That claim is a Hazelcast attribute anyone can make; what proves an ack came from a coordinator is
  * TLS, where the agent trusts only the coordinator CA (docs/reliability.md).
@@ -44,7 +42,7 @@ public final class Delivery {
   }
 
   private final Vertx vertx;
-  private final BooleanSupplier coordinatorPresent;
+  private final FleetLink link;
   private final boolean refusalsEnd;
   private final long maxBackoffMs;
   private final long requestTimeoutMs;
@@ -53,19 +51,18 @@ public final class Delivery {
   private boolean held;
 
   /** A run's lane: in order, and a refused result ends with {@link Refused} so the run's queue moves on. */
-  public Delivery(Vertx vertx, Duration requestTimeout) {
-    this(vertx, () -> Cluster.coordinatorPresent(vertx), true, MAX_BACKOFF_MS, requestTimeout);
+  public Delivery(Vertx vertx, FleetLink link, Duration requestTimeout) {
+    this(vertx, link, true, MAX_BACKOFF_MS, requestTimeout);
   }
 
   /** A lane for one refused result: tried again, at most {@link #REFUSED_MAX_BACKOFF_MS} apart, until acked. */
-  public static Delivery forRefused(Vertx vertx, Duration requestTimeout) {
-    return new Delivery(vertx, () -> Cluster.coordinatorPresent(vertx), false, REFUSED_MAX_BACKOFF_MS, requestTimeout);
+  public static Delivery forRefused(Vertx vertx, FleetLink link, Duration requestTimeout) {
+    return new Delivery(vertx, link, false, REFUSED_MAX_BACKOFF_MS, requestTimeout);
   }
 
-  private Delivery(Vertx vertx, BooleanSupplier coordinatorPresent, boolean refusalsEnd, long maxBackoffMs,
-      Duration requestTimeout) {
+  private Delivery(Vertx vertx, FleetLink link, boolean refusalsEnd, long maxBackoffMs, Duration requestTimeout) {
     this.vertx = vertx;
-    this.coordinatorPresent = coordinatorPresent;
+    this.link = link;
     this.refusalsEnd = refusalsEnd;
     this.maxBackoffMs = maxBackoffMs;
     this.requestTimeoutMs = requestTimeout.toMillis();
@@ -97,10 +94,10 @@ public final class Delivery {
     if (closed) {
       return;
     }
-    if (!coordinatorPresent.getAsBoolean()) {
+    if (!link.coordinatorPresent()) {
       if (!held) {
-        LOG.warn("{} {} held: no member of this cluster has the coordinator role (wrong BUSLOAD_CLUSTER_NAME or "
-            + "members?); nothing is sent until one joins", address, id);
+        LOG.warn("{} {} held: no coordinator reachable (cluster: no member has the coordinator role, wrong "
+            + "BUSLOAD_CLUSTER_NAME or members?; bridge: not connected); nothing is sent until one is", address, id);
         held = true;
       }
       // Polled, not backed off: the first result should go as soon as a coordinator joins. Reads the local
@@ -112,9 +109,8 @@ public final class Delivery {
       LOG.info("a coordinator-role member is back: sending {} {}", address, id);
       held = false;
     }
-    vertx.eventBus().<Ack>request(address, message, new DeliveryOptions().setSendTimeout(requestTimeoutMs))
-        .onSuccess(reply -> {
-          Ack ack = reply.body();
+    link.request(address, message, requestTimeoutMs)
+        .onSuccess(ack -> {
           if (ack.ok() && (!untilOk || id.equals(ack.id()))) {
             done.complete();
           } else if (ack.ok()) {

@@ -98,9 +98,18 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
 
   /** The role a fleet certificate was issued for: the OU of its subject, or null when it has none. */
   public static String roleOf(X509Certificate certificate) {
+    return subject(certificate, "OU");
+  }
+
+  /** The name a fleet certificate was issued to (its subject's CN: the host, for an agent), or null. */
+  public static String nameOf(X509Certificate certificate) {
+    return subject(certificate, "CN");
+  }
+
+  private static String subject(X509Certificate certificate, String type) {
     try {
       for (Rdn rdn : new LdapName(certificate.getSubjectX500Principal().getName()).getRdns()) {
-        if ("OU".equalsIgnoreCase(rdn.getType())) {
+        if (type.equalsIgnoreCase(rdn.getType())) {
           return String.valueOf(rdn.getValue());
         }
       }
@@ -143,6 +152,30 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
     public io.vertx.core.http.HttpServerOptions applyHttps(io.vertx.core.http.HttpServerOptions options) {
       return options.setSsl(true)
           .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password));
+    }
+
+    /**
+     * The coordinator's event-bus bridge for agents (issue 16): this member's key, and a client certificate
+     * required from every connection, chained to a CA this member trusts. Which agent a connection is comes from
+     * that certificate's subject, checked by the bridge on every message.
+     */
+    public io.vertx.core.http.HttpServerOptions applyBridgeServer(io.vertx.core.http.HttpServerOptions options) {
+      return options.setSsl(true)
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setClientAuth(ClientAuth.REQUIRED);
+    }
+
+    /**
+     * An agent's side of the bridge: its certificate, the CAs it trusts (the coordinator CA only), and the host
+     * name checked against the coordinator's certificate, which the cluster's event bus could not do.
+     */
+    public io.vertx.core.http.WebSocketClientOptions applyBridgeClient(io.vertx.core.http.WebSocketClientOptions options) {
+      return options.setSsl(true)
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setTrustAll(false)
+          .setVerifyHost(true);
     }
 
     public EventBusOptions apply(EventBusOptions options) {

@@ -316,7 +316,7 @@ final class VirtualAgent extends VerticleBase {
   }
 
   private Delivery delivery() {
-    Delivery delivery = new Delivery(vertx, Duration.ofSeconds(10));
+    Delivery delivery = new Delivery(vertx, new io.busload.agent.cluster.ClusterLink(vertx, false), Duration.ofSeconds(10));
     deliveries.add(delivery);
     return delivery;
   }

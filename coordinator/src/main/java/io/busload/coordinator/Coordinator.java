@@ -73,6 +73,11 @@ public final class Coordinator {
     return verticle.httpPort();
   }
 
+  /** The agents' bridge port actually bound, or -1 when this coordinator serves none. */
+  public int bridgePort() {
+    return verticle.bridgePort();
+  }
+
   /** Undeploys (closing the REST server and the store) and, when it started it, leaves the cluster. */
   public Future<Void> stop() {
     // Closing Vert.x undeploys the verticle first. Chaining close after undeploy instead would never

@@ -60,8 +60,9 @@ public final class AgentBridge {
   static final long REPLY_TIMEOUT_MS = 30_000;
   /** Less than the bridge's own reply timeout, so the agent hears why rather than a bare timeout. */
   static final long RELAY_TIMEOUT_MS = 25_000;
-  private static final String RUNS_PREFIX = Addresses.bridgeRuns("");
   private static final String RUNS_SUFFIX = ".runs";
+  private static final String RUNS_PREFIX = Addresses.bridgeRuns("x").substring(0,
+      Addresses.bridgeRuns("x").length() - ("x" + RUNS_SUFFIX).length());
 
   private record Relay(SockJSSocket socket, MessageConsumer<RunRequest> consumer) {}
 
@@ -150,11 +151,20 @@ public final class AgentBridge {
         identities.put(socket, name);
         event.complete(true);
       }
-      case REGISTER -> event.complete(ownRuns(socket, event.getRawMessage().getString("address")) != null);
-      case REGISTERED -> {
+      case REGISTER -> {
+        // Relayed from here (this version of the bridge sends no REGISTERED event): should the bridge still refuse
+        // the address, runs relayed to it find no handler, and the run queue asks again later.
         String agentId = ownRuns(socket, event.getRawMessage().getString("address"));
         if (agentId != null) {
           relayRuns(socket, agentId);
+        }
+        event.complete(agentId != null);
+      }
+      case UNREGISTER -> {
+        String agentId = ownRuns(socket, event.getRawMessage().getString("address"));
+        Relay relay = agentId == null ? null : relays.get(agentId);
+        if (relay != null && relay.socket() == socket) {
+          relays.remove(agentId).consumer().unregister();
         }
         event.complete(true);
       }

@@ -152,6 +152,11 @@ public final class BridgeClient {
 
   /** A request: the reply's body, or a {@link ReplyException} (timeout, no handler, refused, connection lost). */
   public Future<JsonObject> request(String address, JsonObject body, long timeoutMs) {
+    return request(address, body, null, timeoutMs);
+  }
+
+  /** A request with headers (a bridge may replace them: the coordinator's does). */
+  public Future<JsonObject> request(String address, JsonObject body, JsonObject headers, long timeoutMs) {
     if (socket == null) {
       return Future.failedFuture(new ReplyException(ReplyFailure.NO_HANDLERS, "not connected to a coordinator's bridge"));
     }
@@ -165,8 +170,12 @@ public final class BridgeClient {
       }
     });
     pending.put(replyAddress, new Pending(promise, timer));
-    write(new JsonObject().put("type", "send").put("address", address).put("body", body)
-        .put("replyAddress", replyAddress));
+    JsonObject frame = new JsonObject().put("type", "send").put("address", address).put("body", body)
+        .put("replyAddress", replyAddress);
+    if (headers != null) {
+      frame.put("headers", headers);
+    }
+    write(frame);
     return promise.future();
   }
 
@@ -227,6 +236,8 @@ public final class BridgeClient {
     reconnectMs = FIRST_RECONNECT_MS;
     lastPong = System.nanoTime();
     opened.textMessageHandler(this::onFrame);
+    // The bridge's raw WebSocket transport writes its frames as binary messages.
+    opened.binaryMessageHandler(bytes -> onFrame(bytes.toString(java.nio.charset.StandardCharsets.UTF_8)));
     opened.pongHandler(pong -> lastPong = System.nanoTime());
     opened.exceptionHandler(e -> LOG.info("bridge {}: {}", endpoint, e.getMessage()));
     opened.closeHandler(v -> {

@@ -64,8 +64,8 @@ final class AgentCommand implements Callable<Integer> {
     if (bridge.isPresent()) {
       // Issue 16: not a member; one connection to a coordinator's bridge. Codecs stay unregistered: the bridge
       // carries JSON, and nothing else in this process uses the event bus.
-      LOG.info("agent {} reaching the fleet through the bridge at {} ({}) with {}; labels {}; outbox {}",
-          config.agentId(), bridge.get().endpoints(), bridge.get().tls() == null ? "plain" : "mutual TLS",
+      LOG.info("agent {} reaching the fleet through the agent bridge ({}) at {} with {}; labels {}; outbox {}",
+          config.agentId(), bridge.get().tls() == null ? "plain" : "mutual TLS", bridge.get().endpoints(),
           served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
       vertx = Vertx.vertx();
       io.busload.protocol.bridge.BridgeClient client = bridge.get().client(vertx);

@@ -13,7 +13,7 @@ import java.util.Map;
  */
 class FaultsTlsIT extends KillAndCutFaults {
   @Override
-  Transport transport(Path work, String coordinatorHost, String agentHost) throws Exception {
+  Transport transport(Path work, String coordinatorHost, String agentHost, String agentId) throws Exception {
     Path certs = FleetCerts.issue(work.resolve("certs"), "--coordinator", "c1@" + coordinatorHost, "--agent",
         "a1@" + agentHost);
     String where = coordinatorHost.equals(LOOPBACK) ? "" : " for " + coordinatorHost + " and " + agentHost;

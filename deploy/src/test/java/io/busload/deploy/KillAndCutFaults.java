@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The two fault tests that run once per event-bus transport (issue 15: they were copied): a kill -9 of the
  * coordinator mid-sweep, and a 60 s network cut between two network namespaces. {@link FaultsIT} runs them on plain
- * TCP, {@link FaultsTlsIT} with every process given its directory from the real {@code ./busload certs}. Each demands
+ * TCP, {@link FaultsTlsIT} with every process given its directory from the real {@code ./busload certs}, and
+ * {@link FaultsBridgeIT} with the agent outside the cluster, through the coordinator's bridge (issue 16). Each demands
  * zero results lost, zero duplicated and zero processes crashed, and prints one summary line.
  */
 abstract class KillAndCutFaults extends FleetFaults {
@@ -29,10 +30,10 @@ abstract class KillAndCutFaults extends FleetFaults {
   record Transport(Map<String, String> coordinator, Map<String, String> agent, String description, String logged) {}
 
   /**
-   * The transport for a coordinator reached at {@code coordinatorHost} and an agent at {@code agentHost}; certificates
-   * it needs go under {@code work}.
+   * The transport for a coordinator reached at {@code coordinatorHost} and agent {@code agentId} at {@code agentHost};
+   * certificates it needs go under {@code work}.
    */
-  abstract Transport transport(Path work, String coordinatorHost, String agentHost) throws Exception;
+  abstract Transport transport(Path work, String coordinatorHost, String agentHost, String agentId) throws Exception;
 
   /** The fault's name in the summary line and the work directory ({@code kill-coordinator}). */
   abstract String fault(String name);
@@ -47,8 +48,8 @@ abstract class KillAndCutFaults extends FleetFaults {
   void killCoordinatorMidSweep_restarted_everyResultStoredOnce() throws Exception {
     String fault = fault("kill-coordinator");
     Path work = work(fault);
-    Transport transport = transport(work, LOOPBACK, LOOPBACK);
     fleet = new LocalFleet(work);
+    Transport transport = transport(work, LOOPBACK, LOOPBACK, fleet.agentId);
     Path outbox = fleet.data.resolveSibling("outbox");
     fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(), transport.coordinator());
     fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());
@@ -104,8 +105,8 @@ abstract class KillAndCutFaults extends FleetFaults {
     cleanup.add(net);
     net.create();
     Path work = work(fault);
-    Transport transport = transport(work, net.coordinatorIp, net.agentIp);
     fleet = new LocalFleet(work);
+    Transport transport = transport(work, net.coordinatorIp, net.agentIp, fleet.agentId);
     Path outbox = fleet.data.resolveSibling("outbox");
     fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, NetnsPair.in(net.coordinatorNs),
         with(transport.coordinator(), "BUSLOAD_CLUSTER_HOST", net.coordinatorIp, "BUSLOAD_CLUSTER_MEMBERS",

@@ -120,8 +120,8 @@ public final class AgentBridge {
         .compose(registered -> vertx.createHttpServer(http).requestHandler(router).listen())
         .map(listening -> {
           server = listening;
-          LOG.info("agent bridge on {}://{}:{}/bridge/websocket", tls == null ? "ws" : "wss (client certificates "
-              + "required)", host, listening.actualPort());
+          LOG.info("agent bridge ({}) on {}://{}:{}{}", tls == null ? "plain" : "mutual TLS", tls == null ? "ws" : "wss",
+              host, listening.actualPort(), io.busload.protocol.bridge.BridgeClient.PATH);
           return listening.actualPort();
         });
   }

@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 public final class ClusterLink implements FleetLink {
   private final Vertx vertx;
   private final SplitRepair routes;
+  private io.vertx.core.eventbus.MessageConsumer<RunRequest> runs;
 
   /** The agent's link: installs the repairs that membership needs, once per Vert.x instance. */
   public ClusterLink(Vertx vertx) {
@@ -56,8 +57,15 @@ public final class ClusterLink implements FleetLink {
 
   @Override
   public Future<Void> serveRuns(String agentId, BiConsumer<RunRequest, Consumer<Ack>> handler) {
-    return vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(agentId),
-        message -> handler.accept(message.body(), message::reply)).completion();
+    runs = vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(agentId),
+        message -> handler.accept(message.body(), message::reply));
+    return runs.completion();
+  }
+
+  /** Stops serving runs; the membership itself belongs to whoever started the clustered Vert.x. */
+  @Override
+  public Future<Void> close() {
+    return runs == null ? Future.succeededFuture() : runs.unregister();
   }
 
   @Override

@@ -46,7 +46,8 @@ final class CoordinatorProcess implements AutoCloseable {
   }
 
   /** Starts it and waits for its REST API; {@code heap} is its {@code -Xmx}. */
-  static CoordinatorProcess start(Path dir, String cluster, int clusterPort, int httpPort, String heap)
+  /** @param bridgePort the agents' bridge (issue 16), or -1 for none */
+  static CoordinatorProcess start(Path dir, String cluster, int clusterPort, int httpPort, int bridgePort, String heap)
       throws IOException, InterruptedException {
     Path data = dir.resolve("coordinator-data");
     Files.createDirectories(data);
@@ -70,6 +71,11 @@ final class CoordinatorProcess implements AutoCloseable {
     env.put("BUSLOAD_CLUSTER_PORT", Integer.toString(clusterPort));
     env.put("BUSLOAD_CLUSTER_MEMBERS", "127.0.0.1:" + clusterPort);
     env.put("BUSLOAD_EVENTBUS_PORT", "0");
+    if (bridgePort >= 0) {
+      env.put("BUSLOAD_BRIDGE_PORT", Integer.toString(bridgePort));
+    } else {
+      env.remove("BUSLOAD_BRIDGE_PORT");
+    }
     env.put("BUSLOAD_FIRST_API_TOKEN_FILE", tokenFile.toString());
     env.remove("BUSLOAD_TLS_DIR");
     env.remove("BUSLOAD_DB_URL");

@@ -52,6 +52,11 @@ public final class FleetCommand implements Callable<Integer> {
   @Option(names = "--http-port", defaultValue = "18081", description = "Coordinator's REST port (default ${DEFAULT-VALUE}).")
   int httpPort;
 
+  @Option(names = "--transport", defaultValue = "cluster",
+      description = "How agents reach the coordinator: cluster (one shared member) or bridge (a WebSocket each to the"
+          + " coordinator's bridge, on --http-port + 1; issue 16). Default ${DEFAULT-VALUE}.")
+  String transport;
+
   @Option(names = "--out", required = true, description = "Directory for fleet.md, fleet.json, the coordinator's data and logs.")
   Path out;
 
@@ -68,11 +73,17 @@ public final class FleetCommand implements Callable<Integer> {
         + steadySeconds + " --suite " + suite + options.entrySet().stream().map(e -> " --option " + e.getKey() + "="
         + e.getValue()).reduce("", String::concat) + " --kernel-ms " + kernelMillis + " --drop-kernel-ms "
         + dropKernelMillis + " --drop " + drop + " --coordinator-heap " + heap;
+    FleetRun.Transport way = switch (transport) {
+      case "cluster" -> FleetRun.Transport.CLUSTER;
+      case "bridge" -> FleetRun.Transport.BRIDGE;
+      default -> throw new IllegalArgumentException("--transport: cluster or bridge, got '" + transport + "'");
+    };
+    command += " --transport " + transport;
     String startedAt = Instant.now().toString();
     Files.createDirectories(out);
     FleetRun.Options resolved = new FleetRun.Options(agents, devices, Duration.ofSeconds(steadySeconds), suite,
         options, Duration.ofMillis(kernelMillis), Duration.ofMillis(dropKernelMillis), drop, heap, basePort, httpPort,
-        out.resolve("run"));
+        out.resolve("run"), way);
     FleetRun.Figures figures;
     try (FleetRun run = new FleetRun(resolved, System.out)) {
       figures = run.run();

@@ -4,7 +4,13 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.protocol.JsonCodec;
+import io.busload.agent.cluster.BridgeLink;
+import io.busload.agent.cluster.BridgeSettings;
+import io.busload.agent.cluster.ClusterLink;
+import io.busload.agent.cluster.FleetLink;
+import io.busload.protocol.bridge.BridgeClient;
 import io.busload.protocol.cluster.Cluster;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.simulator.os.ChildJvm;
 import io.busload.simulator.os.ProcStats;
@@ -41,7 +47,21 @@ public final class FleetRun implements AutoCloseable {
    */
   public record Options(int agents, int devices, Duration steady, String suite, Map<String, String> suiteOptions,
       Duration kernelTime, Duration dropKernelTime, double dropFraction, String coordinatorHeap, int basePort,
-      int httpPort, Path workDir) {}
+      int httpPort, Path workDir, Transport transport) {
+    /** Without a transport: agents share the simulator's cluster member, as before issue 16's bridge. */
+    public Options(int agents, int devices, Duration steady, String suite, Map<String, String> suiteOptions,
+        Duration kernelTime, Duration dropKernelTime, double dropFraction, String coordinatorHeap, int basePort,
+        int httpPort, Path workDir) {
+      this(agents, devices, steady, suite, suiteOptions, kernelTime, dropKernelTime, dropFraction, coordinatorHeap,
+          basePort, httpPort, workDir, Transport.CLUSTER);
+    }
+  }
+
+  /**
+   * How the virtual agents reach the coordinator: all through the one cluster member this process is, or each
+   * with a WebSocket of its own to the coordinator's bridge (issue 16), as a thousand agent hosts would.
+   */
+  public enum Transport { CLUSTER, BRIDGE }
 
   /** What the run measured. */
   public record Figures(FleetFigures.Online online, FleetFigures.Steady steady, FleetFigures.Sweep sweep,
@@ -54,6 +74,7 @@ public final class FleetRun implements AutoCloseable {
   private final List<VirtualAgent> agents = new ArrayList<>();
   private CoordinatorProcess coordinator;
   private Vertx vertx;
+  private java.util.function.Function<Vertx, FleetLink> links;
 
   public FleetRun(Options options, PrintStream log) {
     this.options = options;
@@ -64,11 +85,21 @@ public final class FleetRun implements AutoCloseable {
     Files.createDirectories(options.workDir());
     String cluster = "busload-fleet-sim-" + UUID.randomUUID().toString().substring(0, 8);
     log.printf("starting a coordinator (embedded PostgreSQL) in %s%n", options.workDir());
+    int bridgePort = options.transport() == Transport.BRIDGE ? options.httpPort() + 1 : -1;
     coordinator = CoordinatorProcess.start(options.workDir(), cluster, options.basePort(), options.httpPort(),
-        options.coordinatorHeap());
-    // Every virtual agent shares this one member: membership is measured apart (simulate membership).
-    vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
-        List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
+        bridgePort, options.coordinatorHeap());
+    if (options.transport() == Transport.BRIDGE) {
+      // Not a member at all: every virtual agent holds its own connection to the bridge.
+      vertx = Vertx.vertx();
+      List<BridgeClient.Endpoint> bridge = List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort));
+      links = v -> new BridgeLink(new BridgeClient(v, bridge, new WebSocketClientOptions(), BridgeSettings.PING))
+          .start();
+    } else {
+      // Every virtual agent shares this one member: membership is measured apart (simulate membership).
+      vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
+          List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
+      links = v -> new ClusterLink(v, false);
+    }
     FleetFigures.Online online = online();
     log.println(online);
     FleetFigures.Steady steady = steady();
@@ -86,7 +117,7 @@ public final class FleetRun implements AutoCloseable {
     long start = System.nanoTime();
     List<Future<String>> started = new ArrayList<>();
     for (int i = 0; i < options.agents(); i++) {
-      VirtualAgent agent = new VirtualAgent(i, options.devices(), outboxes, () -> kernelMillis.get(), tally);
+      VirtualAgent agent = new VirtualAgent(i, options.devices(), outboxes, () -> kernelMillis.get(), tally, links);
       agents.add(agent);
       started.add(vertx.deployVerticle(agent));
     }
@@ -211,7 +242,7 @@ public final class FleetRun implements AutoCloseable {
       List<Future<String>> restarted = new ArrayList<>();
       for (int i : dropped) {
         VirtualAgent again = new VirtualAgent(i, options.devices(), options.workDir().resolve("outboxes"),
-            () -> kernelMillis.get(), tally);
+            () -> kernelMillis.get(), tally, links);
         resent[0] += again.pendingInOutbox();
         agents.set(i, again);
         restarted.add(vertx.deployVerticle(again));

@@ -70,7 +70,9 @@ final class VirtualAgent extends VerticleBase {
   private final Map<String, Heartbeat.DeviceState> state = new LinkedHashMap<>();
   private final Map<String, Future<Void>> deviceQueue = new HashMap<>();
   private Outbox outbox;
-  private MessageConsumer<RunRequest> consumer;
+  private final java.util.function.Function<io.vertx.core.Vertx, io.busload.agent.cluster.FleetLink> links;
+  /** This life's way to the coordinators: made on every start, closed by a crash. */
+  private io.busload.agent.cluster.FleetLink link;
   private long heartbeatTimer = -1;
   private long helloTimer = -1;
   private boolean alive;
@@ -78,8 +80,10 @@ final class VirtualAgent extends VerticleBase {
   private volatile boolean holding;
   private boolean helloAcked;
 
+  /** @param links the agent's way to the coordinators (the cluster it shares, or a bridge connection of its own) */
   VirtualAgent(int index, int deviceCount, Path outboxRoot, java.util.function.LongSupplier kernelMillis,
-      Tally tally) {
+      Tally tally, java.util.function.Function<io.vertx.core.Vertx, io.busload.agent.cluster.FleetLink> links) {
+    this.links = links;
     this.agentId = String.format("sim-%04d", index);
     this.outboxDir = outboxRoot.resolve(agentId);
     this.kernelMillis = kernelMillis;
@@ -114,13 +118,13 @@ final class VirtualAgent extends VerticleBase {
       Outbox opened = Outbox.open(outboxDir);
       return Map.entry(opened, opened.pending());
     }, false).compose(opened -> {
+      link = links.apply(vertx);
       outbox = opened.getKey();
       if (!opened.getValue().isEmpty()) {
         Delivery drain = delivery();
         opened.getValue().forEach(r -> deliver(drain, r));
       }
-      consumer = vertx.eventBus().consumer(Addresses.agentRuns(agentId), this::onRun);
-      return consumer.completion();
+      return link.serveRuns(agentId, this::onRun);
     }).onSuccess(v -> {
       hello();
       // Spread over the period, as a thousand hosts booted at different times would be.
@@ -151,7 +155,7 @@ final class VirtualAgent extends VerticleBase {
     accepted.clear();
     deviceQueue.clear();
     devices.forEach(d -> state.put(d.id(), new Heartbeat.DeviceState(d.id(), null, null, 0, 0)));
-    return consumer == null ? Future.succeededFuture() : consumer.unregister();
+    return link == null ? Future.succeededFuture() : link.close();
   }
 
   /**
@@ -177,9 +181,9 @@ final class VirtualAgent extends VerticleBase {
     }
     AgentHello hello = new AgentHello(Protocol.SCHEMA_VERSION, agentId, agentId + ".sim", "simulated", "simulated",
         devices, Instant.now(), List.of("simulated", "rack=" + (agentId.hashCode() & 15)));
-    vertx.eventBus().<Ack>request(Addresses.AGENT_HELLO, hello, new DeliveryOptions().setSendTimeout(5_000))
+    link.request(Addresses.AGENT_HELLO, hello, 5_000)
         .onComplete(reply -> {
-          boolean ok = reply.succeeded() && reply.result().body().ok();
+          boolean ok = reply.succeeded() && reply.result().ok();
           if (ok && !helloAcked) {
             tally.helloAcks.incrementAndGet();
           }
@@ -195,30 +199,29 @@ final class VirtualAgent extends VerticleBase {
       return;
     }
     tally.heartbeats.incrementAndGet();
-    vertx.eventBus().send(Addresses.AGENT_HEARTBEAT,
+    link.send(Addresses.AGENT_HEARTBEAT,
         new Heartbeat(Protocol.SCHEMA_VERSION, agentId, Instant.now(), List.copyOf(state.values())));
   }
 
-  private void onRun(Message<RunRequest> message) {
-    RunRequest request = message.body();
+  private void onRun(RunRequest request, java.util.function.Consumer<Ack> answer) {
     if (!accepted.add(request.runId())) {
       tally.repeatedRequests.incrementAndGet();
-      message.reply(Ack.ok(request.runId()));
+      answer.accept(Ack.ok(request.runId()));
       return;
     }
     if (!state.containsKey(request.deviceId())) {
-      message.reply(Ack.refused(request.runId(), "unknown device '" + request.deviceId() + "'"));
+      answer.accept(Ack.refused(request.runId(), "unknown device '" + request.deviceId() + "'"));
       return;
     }
     List<KernelCase> cases;
     try {
       cases = Catalog.cases(request.suite(), SuiteOptions.parse(request.suiteOptions()));
     } catch (IllegalArgumentException e) {
-      message.reply(Ack.refused(request.runId(), e.getMessage()));
+      answer.accept(Ack.refused(request.runId(), e.getMessage()));
       return;
     }
     tally.runTaken(request.sweepId(), request.runId());
-    message.reply(Ack.ok(request.runId()));
+    answer.accept(Ack.ok(request.runId()));
     Delivery delivery = delivery();
     Future<Void> before = deviceQueue.getOrDefault(request.deviceId(), Future.succeededFuture());
     Future<Void> run = before.transform(x -> measure(request, cases, 0, delivery));
@@ -316,7 +319,7 @@ final class VirtualAgent extends VerticleBase {
   }
 
   private Delivery delivery() {
-    Delivery delivery = new Delivery(vertx, new io.busload.agent.cluster.ClusterLink(vertx, false), Duration.ofSeconds(10));
+    Delivery delivery = new Delivery(vertx, link, Duration.ofSeconds(10));
     deliveries.add(delivery);
     return delivery;
   }

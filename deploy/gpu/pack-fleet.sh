@@ -22,12 +22,7 @@ done
 for jar in "$STAGE"/deps/*.jar; do
   name=$(basename "$jar")
   [[ -f "$BUNDLE/lib/$name" ]] || { echo "pack-fleet: $name is not in the bundle's lib/" >&2; exit 1; }
-  python3 - "$BUNDLE/lib/$name" "$STAGE/bundle/lib/$name" <<'PY'
-import sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as dst:
-    for info in src.infolist():
-        dst.writestr(info, src.read(info.filename), compress_type=zipfile.ZIP_STORED)
-PY
+  python3 deploy/gpu/stored-jars.py "$STAGE/bundle/lib" "$BUNDLE/lib/$name"
 done
 # The units' flags: --add-modules java.se, and opens into jdk.management. jdk.security.auth: the embedded PostgreSQL
 # asks com.sun.security.auth.module.UnixSystem whether it runs as root (and then starts initdb in a user namespace);

@@ -36,6 +36,11 @@ public final class MembershipCommand implements Callable<Integer> {
       description = "Stop growing when less memory than this is available (default ${DEFAULT-VALUE}).")
   long minFreeMib;
 
+  @Option(names = "--deadline", defaultValue = "0",
+      description = "Seconds after which the run stops growing and waiting and prints the sizes measured so far; "
+          + "0 for none (default ${DEFAULT-VALUE}).")
+  int deadlineSeconds;
+
   @Option(names = "--out", required = true, description = "Directory for membership.md, membership.json and member logs.")
   Path out;
 
@@ -49,13 +54,19 @@ public final class MembershipCommand implements Callable<Integer> {
     if (sizes.getFirst() < 2) {
       throw new IllegalArgumentException("--sizes: at least 2 members (one data member and one lite), got " + sizes);
     }
+    if (deadlineSeconds < 0) {
+      throw new IllegalArgumentException("--deadline: seconds, 0 for none, got " + deadlineSeconds);
+    }
+    // The deadline starts before any member does: it bounds the whole run as the device tool's limit does.
+    Deadline deadline = Deadline.after(Duration.ofSeconds(deadlineSeconds));
     String command = "./busload simulate membership --sizes " + String.join(",", sizes.stream().map(String::valueOf)
-        .toList()) + " --heap " + heap + " --window " + windowSeconds + " --batch " + batch;
+        .toList()) + " --heap " + heap + " --window " + windowSeconds + " --batch " + batch
+        + (deadlineSeconds > 0 ? " --deadline " + deadlineSeconds : "");
     String startedAt = Instant.now().toString();
     Files.createDirectories(out);
     List<SizeFigures> figures;
     try (MembershipRun run = new MembershipRun(new MembershipRun.Options(sizes, heap,
-        Duration.ofSeconds(windowSeconds), basePort, batch, out.resolve("members"), minFreeMib * 1048576), System.out)) {
+        Duration.ofSeconds(windowSeconds), basePort, batch, out.resolve("members"), minFreeMib * 1048576, deadline), System.out)) {
       figures = run.run();
     }
     MembershipReport report = MembershipReport.of(command, startedAt, figures, List.of(250, 500, 1000, 2000));

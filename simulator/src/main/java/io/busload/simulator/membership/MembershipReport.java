@@ -34,6 +34,9 @@ public record MembershipReport(String command, String startedAt, List<SizeFigure
           s.windowSeconds(), s.loadAverage());
     }
     out.println();
+    sizes.stream().map(SizeFigures::trafficSource).distinct()
+        .forEach(source -> out.println("Idle traffic counted by " + source + "."));
+    out.println();
     out.println("Fits y = a * N^b (least squares on log-log); values at larger N are extrapolations of the fit:");
     out.println();
     StringBuilder header = new StringBuilder("| cost | unit | a | b | R^2 | points |");

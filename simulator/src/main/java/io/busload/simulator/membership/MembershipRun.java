@@ -29,9 +29,10 @@ public final class MembershipRun implements AutoCloseable {
    *
    * @param heap {@code -Xmx} of each member, as java reads it ({@code 64m})
    * @param batch members started at once while growing (a join storm of that width)
+   * @param deadline after which no wait goes on and no size starts: the run returns the sizes measured so far
    */
-  public record Options(List<Integer> sizes, String heap, Duration window, int basePort, int batch, Path workDir,
-      long minFreeBytes) {}
+  record Options(List<Integer> sizes, String heap, Duration window, int basePort, int batch, Path workDir,
+      long minFreeBytes, Deadline deadline) {}
 
   private final Options options;
   private final PrintStream log;
@@ -50,12 +51,20 @@ public final class MembershipRun implements AutoCloseable {
     Files.createDirectories(options.workDir());
     writeLogbackConfig();
     List<SizeFigures> figures = new ArrayList<>();
+    if (options.deadline().passed()) {
+      log.println("the deadline (--deadline) passed before the first member started");
+      return figures;
+    }
     Member seed = spawn(ClusterSettings.COORDINATOR);
     await("seed member started", Duration.ofMinutes(3), () -> seed.started().isPresent() || !seed.process.isAlive());
     if (!seed.process.isAlive()) {
       throw new IllegalStateException("the seed member exited; see " + logOf(seed));
     }
     for (int size : options.sizes()) {
+      if (options.deadline().passed()) {
+        log.printf("stopped before %d members: the deadline (--deadline) passed%n", size);
+        break;
+      }
       if (!grow(size)) {
         log.printf("stopped growing at %d live members: %s%n",
             members.stream().filter(m -> m.process.isAlive()).count(), why);
@@ -73,6 +82,10 @@ public final class MembershipRun implements AutoCloseable {
   /** Starts members, {@code batch} at a time, until {@code size} are up and each sees them all. */
   private boolean grow(int size) throws Exception {
     while (members.size() < size) {
+      if (options.deadline().passed()) {
+        why = "the deadline (--deadline) passed";
+        return false;
+      }
       long available = availableMemory();
       if (available < options.minFreeBytes()) {
         why = String.format("only %d MiB of memory left", available / 1048576);
@@ -86,21 +99,24 @@ public final class MembershipRun implements AutoCloseable {
           Duration.ofMinutes(5), () -> batch.stream().allMatch(m -> m.started().isPresent() || !m.process.isAlive()));
       List<Member> dead = batch.stream().filter(m -> !m.process.isAlive()).toList();
       if (!up || !dead.isEmpty()) {
-        why = "member(s) did not start: " + dead.stream().map(this::logOf).toList();
+        why = options.deadline().passed() && dead.isEmpty() ? "the deadline (--deadline) passed while members started"
+            : "member(s) did not start: " + dead.stream().map(this::logOf).toList();
         return false;
       }
       // Each batch settles before the next: growing measures the cluster, not a storm of JVMs compiling at once.
       int now = members.size();
       if (!await(now + " members seeing " + now, Duration.ofMinutes(3),
           () -> members.stream().allMatch(m -> m.sees() == now))) {
-        why = "members did not all see " + now + " members within 3 min (see member-*.log: expired heartbeats?)";
+        why = options.deadline().passed() ? "the deadline (--deadline) passed while " + now + " members converged"
+            : "members did not all see " + now + " members within 3 min (see member-*.log: expired heartbeats?)";
         return false;
       }
     }
     boolean converged = await(size + " members seeing " + size, Duration.ofMinutes(3),
         () -> members.stream().allMatch(m -> m.sees() == size));
     if (!converged) {
-      why = "members did not all see " + size + " members within 3 min";
+      why = options.deadline().passed() ? "the deadline (--deadline) passed while " + size + " members converged"
+          : "members did not all see " + size + " members within 3 min";
     }
     return converged;
   }
@@ -161,7 +177,7 @@ public final class MembershipRun implements AutoCloseable {
     return new SizeFigures(size, after.connections(), after.receivedSince(before) / seconds,
         (cpuAfter.cpuSeconds() - cpuBefore.cpuSeconds()) / seconds, ChildJvm.median(rss), ChildJvm.median(heap), join,
         seenByAll, departureMedian, departureMax, (seedAfter.cpuSeconds() - seedBefore) / seconds,
-        seedAfter.rssBytes(), seconds, load);
+        seedAfter.rssBytes(), seconds, load, after.source());
   }
 
   private Set<Integer> ports() {
@@ -211,8 +227,9 @@ public final class MembershipRun implements AutoCloseable {
         """);
   }
 
+  /** Waits as {@link ChildJvm#await} does, but never past the deadline. */
   private boolean await(String what, Duration limit, BooleanSupplier done) throws InterruptedException {
-    return ChildJvm.await(log, what, limit, Duration.ofMillis(250), done);
+    return ChildJvm.await(log, what, options.deadline().cap(limit), Duration.ofMillis(250), done);
   }
 
   private static long availableMemory() {

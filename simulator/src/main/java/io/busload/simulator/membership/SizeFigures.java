@@ -15,11 +15,12 @@ package io.busload.simulator.membership;
  * @param seedCpuCores CPU of the data member alone (the coordinator's role: master, partitions, Vert.x's maps)
  * @param seedRssBytes resident memory of the data member
  * @param loadAverage the machine's one-minute load average when the window ended (the CPU is shared)
+ * @param trafficSource how {@code bytesPerSecond} was counted ({@code Sockets.SS} or {@code Sockets.PROC})
  */
 public record SizeFigures(int members, int connections, double bytesPerSecond, double cpuCores,
     long rssBytesMedian, long heapBytesMedian, double joinSeconds, double joinSeenByAllSeconds,
     double departureSeenMedianSeconds, double departureSeenMaxSeconds, double seedCpuCores, long seedRssBytes,
-    double windowSeconds, double loadAverage) {
+    double windowSeconds, double loadAverage, String trafficSource) {
 
   public double connectionsPerMember() {
     return 2.0 * connections / members;

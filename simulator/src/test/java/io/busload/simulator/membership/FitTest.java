@@ -3,12 +3,13 @@ package io.busload.simulator.membership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.busload.simulator.os.Sockets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FitTest {
   private static SizeFigures size(int n, int connections, double cpu) {
-    return new SizeFigures(n, connections, 0, cpu, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, 20, 1);
+    return new SizeFigures(n, connections, 0, cpu, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, 20, 1, Sockets.SS);
   }
 
   @Test

@@ -7,7 +7,7 @@
 # membership.md and membership.json (the report), simulator.out and simulator.err, failed-members/ (the logs of
 # members that logged an error, at most 20) and members.tar.gz (every member's log and status file).
 # Settings, by environment: SIZES (default 10,25,50,100,150,200), WINDOW (steady window per size, s, default 15),
-# BATCH (members started at once, default 10), HEAP (per member, default 48m), BUDGET (wall seconds this script may
+# BATCH (members started at once, default 10), HEAP (per lite member, default 48m), DATA_HEAP (the data member, default 256m), BUDGET (wall seconds this script may
 # take, default 540). The simulator gets --deadline from BUDGET, so it stops growing in time and still prints what
 # it measured; the sizes it did not reach are said in simulator.out.
 set -uo pipefail
@@ -17,6 +17,7 @@ SIZES=${SIZES:-10,25,50,100,150,200}
 WINDOW=${WINDOW:-15}
 BATCH=${BATCH:-10}
 HEAP=${HEAP:-48m}
+DATA_HEAP=${DATA_HEAP:-256m}
 BUDGET=${BUDGET:-540}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 WORK=/tmp/busload-membership; rm -rf "$WORK"; mkdir -p "$WORK"
@@ -59,11 +60,11 @@ FLAGS=(--enable-native-access=ALL-UNNAMED --add-modules java.se --add-exports ja
 deadline=$(( BUDGET - $(elapsed) - WINDOW - 40 ))
 hard=$(( BUDGET - $(elapsed) - 15 ))
 (( deadline > 30 )) || { say "BUDGET $BUDGET s leaves no time to measure"; exit 1; }
-say "simulate membership --sizes $SIZES --window $WINDOW --batch $BATCH --heap $HEAP --deadline $deadline (killed at $hard s)"
+say "simulate membership --sizes $SIZES --window $WINDOW --batch $BATCH --heap $HEAP --data-heap $DATA_HEAP --deadline $deadline (killed at $hard s)"
 # timeout signals its whole process group, so member JVMs go with the simulator if it overruns.
 timeout -k 5 "$hard" "$JAVA" "${FLAGS[@]}" -Dlogback.configurationFile=simulator-logback.xml \
   -cp "$SIM/simulator.jar:$SIM/lib/*" io.busload.simulator.Main membership --sizes "$SIZES" --window "$WINDOW" \
-  --batch "$BATCH" --heap "$HEAP" --deadline "$deadline" --out "$WORK/membership" \
+  --batch "$BATCH" --heap "$HEAP" --data-heap "$DATA_HEAP" --deadline "$deadline" --out "$WORK/membership" \
   > "$OUT/simulator.out" 2> "$OUT/simulator.err"
 status=$?
 say "simulator exit $status$( ((status == 124 || status == 137)) && echo ' (killed at the time limit: no report)')"

@@ -23,6 +23,10 @@ public final class MembershipCommand implements Callable<Integer> {
   @Option(names = "--heap", defaultValue = "48m", description = "-Xmx of each member (default ${DEFAULT-VALUE}).")
   String heap;
 
+  @Option(names = "--data-heap", defaultValue = "256m",
+      description = "-Xmx of the one data member, the coordinator's role (default ${DEFAULT-VALUE}).")
+  String dataHeap;
+
   @Option(names = "--window", defaultValue = "20", description = "Steady window per size, seconds (default ${DEFAULT-VALUE}).")
   int windowSeconds;
 
@@ -60,12 +64,12 @@ public final class MembershipCommand implements Callable<Integer> {
     // The deadline starts before any member does: it bounds the whole run as the device tool's limit does.
     Deadline deadline = Deadline.after(Duration.ofSeconds(deadlineSeconds));
     String command = "./busload simulate membership --sizes " + String.join(",", sizes.stream().map(String::valueOf)
-        .toList()) + " --heap " + heap + " --window " + windowSeconds + " --batch " + batch
+        .toList()) + " --heap " + heap + " --data-heap " + dataHeap + " --window " + windowSeconds + " --batch " + batch
         + (deadlineSeconds > 0 ? " --deadline " + deadlineSeconds : "");
     String startedAt = Instant.now().toString();
     Files.createDirectories(out);
     List<SizeFigures> figures;
-    try (MembershipRun run = new MembershipRun(new MembershipRun.Options(sizes, heap,
+    try (MembershipRun run = new MembershipRun(new MembershipRun.Options(sizes, heap, dataHeap,
         Duration.ofSeconds(windowSeconds), basePort, batch, out.resolve("members"), minFreeMib * 1048576, deadline), System.out)) {
       figures = run.run();
     }

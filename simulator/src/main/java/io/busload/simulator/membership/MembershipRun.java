@@ -27,11 +27,13 @@ public final class MembershipRun implements AutoCloseable {
   /**
    * Options, resolved once.
    *
-   * @param heap {@code -Xmx} of each member, as java reads it ({@code 64m})
+   * @param heap {@code -Xmx} of each lite member, as java reads it ({@code 64m})
+   * @param dataHeap {@code -Xmx} of the data member, the coordinator's role: it holds every partition, and on the
+   *     16-core machine 48m ran out of heap at about 80 members (2026-11-25), which ended the cluster
    * @param batch members started at once while growing (a join storm of that width)
    * @param deadline after which no wait goes on and no size starts: the run returns the sizes measured so far
    */
-  record Options(List<Integer> sizes, String heap, Duration window, int basePort, int batch, Path workDir,
+  record Options(List<Integer> sizes, String heap, String dataHeap, Duration window, int basePort, int batch, Path workDir,
       long minFreeBytes, Deadline deadline) {}
 
   private final Options options;
@@ -199,7 +201,7 @@ public final class MembershipRun implements AutoCloseable {
     List<String> command = ChildJvm.java();
     // One processor as the JVM sees it: Hazelcast and Netty size their thread pools by it, and a member that
     // serves one agent needs no more; this keeps a hundred members on two cores.
-    command.addAll(List.of("-XX:ActiveProcessorCount=1", "-Xms16m", "-Xmx" + options.heap(), "-Xss512k",
+    command.addAll(List.of("-XX:ActiveProcessorCount=1", "-Xms16m", "-Xmx" + (ClusterSettings.COORDINATOR.equals(role) ? options.dataHeap() : options.heap()), "-Xss512k",
         "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=32m",
         "-XX:MaxDirectMemorySize=64m", "-Dlogback.configurationFile=" + options.workDir().resolve("member-logback.xml"),

@@ -25,7 +25,7 @@ class VirtualAgentTest {
 
   @Test
   void result_filledAsTheAgentFillsIt_statusAndSamplingSurviveTheWire() {
-    VirtualAgent agent = new VirtualAgent(7, 2, outboxes, () -> 1, new Tally());
+    VirtualAgent agent = new VirtualAgent(7, 2, outboxes, () -> 1, new Tally(), v -> { throw new AssertionError("no link needed"); });
     String deviceId = agent.devices().get(1).id();
     RunRequest request = new RunRequest(Protocol.SCHEMA_VERSION, "run-1", "sweep-1", deviceId, "offset",
         Map.of("offset", "0"));

@@ -45,7 +45,7 @@ class DeadlineTest {
     Deadline passed = new Deadline(now.get(), now::get);
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     List<SizeFigures> figures;
-    try (MembershipRun run = new MembershipRun(new MembershipRun.Options(List.of(2, 3), "48m", Duration.ofSeconds(1),
+    try (MembershipRun run = new MembershipRun(new MembershipRun.Options(List.of(2, 3), "48m", "64m", Duration.ofSeconds(1),
         16701, 1, dir, 0, passed), new PrintStream(log, true, StandardCharsets.UTF_8))) {
       figures = run.run();
     }

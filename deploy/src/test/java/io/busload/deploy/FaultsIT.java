@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * {@code target/faults/summary.txt}); each demands zero results lost, zero duplicated and zero processes crashed.
  * Five faults on plain TCP: the coordinator kill and the network cut of {@link KillAndCutFaults} (which
  * {@link FaultsTlsIT} runs again with TLS), an agent kill, a leader kill with two coordinators, a PostgreSQL restart.
+ * {@link FaultsBridgeIT} runs all five again with the agent outside the cluster, on the coordinators' bridge.
  *
  * <p>Counting: a result is one case of a run (run, kernel, parameters). Lost = cases expected but not stored;
  * duplicated = stored rows beyond one per case (a run measured twice stores the same case under new ids, which
@@ -46,6 +47,13 @@ class FaultsIT extends KillAndCutFaults {
     return name;
   }
 
+  /** {@code base} with {@code more} over it. */
+  static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
+    Map<String, String> all = new java.util.HashMap<>(base);
+    all.putAll(more);
+    return all;
+  }
+
   /**
    * Fault 2: kill -9 an agent in the middle of a sweep. The coordinator is paused (SIGSTOP) for a few seconds
    * first, so that measured results wait unacked in the outbox when the agent dies. The run must be INTERRUPTED
@@ -54,10 +62,12 @@ class FaultsIT extends KillAndCutFaults {
    */
   @Test
   void killAgentMidSweep_runInterruptedInTime_restartDrainsOutbox() throws Exception {
-    fleet = new LocalFleet(work("kill-agent"));
+    Path work = work(fault("kill-agent"));
+    fleet = new LocalFleet(work);
+    Transport transport = transport(work, LOOPBACK, LOOPBACK, fleet.agentId);
     Path outbox = fleet.data.resolveSibling("outbox");
-    fleet.startCoordinator();
-    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), Map.of());
+    fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(), transport.coordinator());
+    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());
     FaultRest api = FaultRest.loopback(fleet.coordinatorPort);
     String device = awaitCpuDevice(api, fleet.agentId);
     String first = sweep(api, device, SLOW_SWEEP);
@@ -81,7 +91,7 @@ class FaultsIT extends KillAndCutFaults {
     measured.addAll(unacked);
     assertThat(sweepView(api, next).path("state").asText()).as("next sweep waits for the agent").isEqualTo("QUEUED");
 
-    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), Map.of());
+    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());
     await("the next sweep done after the agent's restart", 180, () ->
         "DONE".equals(sweepView(api, next).path("state").asText()) ? true : null);
     await("outbox drained", 120, () -> outboxFiles(outbox).isEmpty() ? true : null);
@@ -90,8 +100,8 @@ class FaultsIT extends KillAndCutFaults {
     missing.removeAll(after.ids());
     String finalState = sweepView(api, first).path("runs").get(0).path("state").asText();
     int crashed = fleet.alive("coordinator") ? 0 : 1;
-    summary("kill-agent", measured.size(), after.rows(), missing.size(), after.duplicated(), crashed,
-        unacked.size() + " unacked in its outbox at the kill, " + partial.rows() + " stored when the run"
+    summary(fault("kill-agent"), measured.size(), after.rows(), missing.size(), after.duplicated(), crashed,
+        transport.description() + unacked.size() + " unacked in its outbox at the kill, " + partial.rows() + " stored when the run"
             + " was INTERRUPTED " + toInterrupt.toMillis() / 1000.0 + " s after the kill (limit "
             + 2 * HEARTBEAT_TIMEOUT.toSeconds() + " s); outbox drained after restart; next sweep DONE");
     assertThat(unacked).as("results waiting in the outbox at the kill").isNotEmpty();
@@ -110,18 +120,21 @@ class FaultsIT extends KillAndCutFaults {
    */
   @Test
   void twoCoordinators_killLeaderDuringScheduledSweep_followerFinishes() throws Exception {
-    fleet = new LocalFleet(work("failover"));
+    Path work = work(fault("failover"));
+    fleet = new LocalFleet(work);
+    Transport transport = transport(work, LOOPBACK, LOOPBACK, fleet.agentId);
     EmbeddedPostgres postgres = sharedPostgres(fleet.data.resolve("postgres"), LocalFleet.freePort());
     cleanup.add(postgres);
     Map<String, String> db = database(postgres);
     int portB = LocalFleet.freePort();
-    fleet.startCoordinator("leader", fleet.data.resolve("a"), fleet.coordinatorPort, List.of(), db);
+    fleet.startCoordinator("leader", fleet.data.resolve("a"), fleet.coordinatorPort, List.of(),
+        with(db, transport.coordinator()));
     FaultRest a = FaultRest.loopback(fleet.coordinatorPort);
     FaultRest b = FaultRest.loopback(portB);
     await("first coordinator up", 150, () -> a.get("/api/agents"));
-    fleet.startCoordinator("follower", fleet.data.resolve("b"), portB, List.of(), db);
+    fleet.startCoordinator("follower", fleet.data.resolve("b"), portB, List.of(), with(db, transport.second()));
     await("second coordinator up", 150, () -> b.get("/api/agents"));
-    fleet.startCpuAgent("agent", fleet.agentId, fleet.data.resolveSibling("outbox"), List.of(), Map.of());
+    fleet.startCpuAgent("agent", fleet.agentId, fleet.data.resolveSibling("outbox"), List.of(), transport.agent());
     String device = awaitCpuDevice(a, fleet.agentId);
 
     JsonNode schedule = a.post("/api/schedules", "{\"name\":\"faults failover\",\"cron\":\"* * * * *\","
@@ -175,8 +188,8 @@ class FaultsIT extends KillAndCutFaults {
     }
     int doubledFires = allSweeps.size() - new HashSet<>(sweepIds).size();
     int crashed = (fleet.alive("follower") ? 0 : 1) + (fleet.alive("agent") ? 0 : 1);
-    summary("failover", expected, stored, lost, duplicated, crashed,
-        "leader killed after 3+ results of fire " + sorted.getFirst() + "; follower finished that sweep "
+    summary(fault("failover"), expected, stored, lost, duplicated, crashed,
+        transport.description() + "leader killed after 3+ results of fire " + sorted.getFirst() + "; follower finished that sweep "
             + toFinish.toSeconds() + " s later; fires " + sorted.size() + " (" + sorted + "), missed " + missedFires
             + ", doubled " + doubledFires + "; sweeps in the store " + allSweeps.size());
     assertThat(fleet.log("follower")).contains("leading now");
@@ -196,7 +209,9 @@ class FaultsIT extends KillAndCutFaults {
    */
   @Test
   void postgresRestartedMidSweep_intakePausesAndResumes_nothingLost() throws Exception {
-    fleet = new LocalFleet(work("postgres-restart"));
+    Path work = work(fault("postgres-restart"));
+    fleet = new LocalFleet(work);
+    Transport transport = transport(work, LOOPBACK, LOOPBACK, fleet.agentId);
     Path pgData = fleet.data.resolve("postgres");
     int pgPort = LocalFleet.freePort();
     EmbeddedPostgres[] postgres = {sharedPostgres(pgData, pgPort)};
@@ -206,9 +221,9 @@ class FaultsIT extends KillAndCutFaults {
       }
     });
     fleet.startCoordinator("coordinator", fleet.data.resolve("coordinator"), fleet.coordinatorPort, List.of(),
-        database(postgres[0]));
+        with(database(postgres[0]), transport.coordinator()));
     Path outbox = fleet.data.resolveSibling("outbox");
-    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), Map.of());
+    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());
     FaultRest api = FaultRest.loopback(fleet.coordinatorPort);
     String device = awaitCpuDevice(api, fleet.agentId);
     String sweepId = sweep(api, device, SLOW_SWEEP);
@@ -237,8 +252,8 @@ class FaultsIT extends KillAndCutFaults {
         .count();
     int lost = total - after.cases().size();
     int crashed = (fleet.alive("coordinator") ? 0 : 1) + (fleet.alive("agent") ? 0 : 1);
-    summary("postgres-restart", total, after.rows(), lost, after.duplicated(), crashed,
-        "PostgreSQL stopped for 40 s after " + before.rows() + " stored; " + measuredWhileDown + " measured while it"
+    summary(fault("postgres-restart"), total, after.rows(), lost, after.duplicated(), crashed,
+        transport.description() + "PostgreSQL stopped for 40 s after " + before.rows() + " stored; " + measuredWhileDown + " measured while it"
             + " was down, " + outboxWhileDown + " unacked in the outbox just before the restart; retries of the"
             + " agent's head-of-queue result logged " + resends + ", coordinator store failures logged " + storeFailures);
     assertThat(measuredWhileDown).isPositive();

@@ -24,10 +24,16 @@ abstract class KillAndCutFaults extends FleetFaults {
   static final String LOOPBACK = "127.0.0.1";
 
   /**
-   * The extra environment of the coordinator and of the agent, how the summary line names the transport, and what
-   * both processes log about their event bus.
+   * The extra environment of the coordinator, of a second coordinator where a test starts two (the agent's
+   * environment names both where that matters: the bridge), and of the agent; how the summary line names the
+   * transport, and what both processes log about their event bus.
    */
-  record Transport(Map<String, String> coordinator, Map<String, String> agent, String description, String logged) {}
+  record Transport(Map<String, String> coordinator, Map<String, String> second, Map<String, String> agent,
+      String description, String logged) {
+    Transport(Map<String, String> coordinator, Map<String, String> agent, String description, String logged) {
+      this(coordinator, coordinator, agent, description, logged);
+    }
+  }
 
   /**
    * The transport for a coordinator reached at {@code coordinatorHost} and agent {@code agentId} at {@code agentHost};

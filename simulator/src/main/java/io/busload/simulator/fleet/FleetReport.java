@@ -13,7 +13,10 @@ public record FleetReport(String command, String startedAt, FleetRun.Options opt
     out.println();
     out.println("Command: `" + command + "`, started " + startedAt + ". One coordinator process (embedded "
         + "PostgreSQL, -Xmx" + options.coordinatorHeap() + "); " + options.agents() + " virtual agents x "
-        + options.devices() + " devices in one simulator JVM that is one Hazelcast lite member.");
+        + options.devices() + " devices in one simulator JVM, "
+        + (options.transport() == FleetRun.Transport.BRIDGE
+            ? "which joins no cluster: each agent holds its own WebSocket to the coordinator's bridge (plain, loopback)."
+            : "which is one Hazelcast lite member."));
     out.println();
     out.println("## Online");
     out.printf("%d agents, %d devices online %.1f s after the agents started (load %.2f).%n%n", on.agents(),

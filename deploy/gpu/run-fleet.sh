@@ -10,10 +10,18 @@
 #   5. FleetComparison of each sweep against the standalone run: within 1% on every kernel, 0 lost, 0 duplicated.
 # $OUT/summary.txt holds what decides; $OUT/fleet-run.tar.gz everything (logs, exports, certificates' subjects).
 # SUITE and DEVICE (cuda:0 by default) let the same script rehearse on a machine without a GPU: SUITE=stride DEVICE=cpu.
+# TRANSPORT=bridge (issue 16) starts the agent outside the cluster, on the coordinator's bridge (BUSLOAD_BRIDGE_PORT
+# 7443, mutual TLS with the same certificates); the default, cluster, makes it a Hazelcast member as before.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SUITE=${SUITE:-coalescing}
 DEVICE=${DEVICE:-cuda:0}
+TRANSPORT=${TRANSPORT:-cluster}
+COORD_ENV=(); AGENT_ENV=()
+if [[ $TRANSPORT == bridge ]]; then
+  # The agent's id is its certificate's name, which the bridge checks on every message.
+  COORD_ENV=(BUSLOAD_BRIDGE_PORT=7443); AGENT_ENV=(BUSLOAD_BRIDGE=localhost:7443 BUSLOAD_AGENT_ID=gpu)
+fi
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 WORK=/tmp/busload-fleet; rm -rf "$WORK"; mkdir -p "$WORK/logs" "$WORK/results"
 R="$WORK/results"
@@ -31,7 +39,7 @@ FLAGS=(--enable-native-access=ALL-UNNAMED --add-modules java.se --add-exports ja
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,pstate,temperature.gpu --format=csv
   nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv
   "$BUSLOAD_JAVA" -version 2>&1 | head -1
-  echo "command: bash deploy/gpu/run-fleet.sh (carry .carry from deploy/gpu/pack-fleet.sh)"
+  echo "command: TRANSPORT=$TRANSPORT SUITE=$SUITE DEVICE=$DEVICE bash deploy/gpu/run-fleet.sh (carry .carry/fleet.tar.xz from deploy/gpu/pack-fleet.sh)"
 } > "$R/machine.txt" 2>&1
 cat "$R/machine.txt"
 
@@ -65,11 +73,11 @@ mkdir -p "$WORK/data" "$WORK/outbox"
 say "coordinator runs as $( [[ ${#AS[@]} -gt 0 ]] && echo busload || id -un), agent as $( [[ ${#AGENT_AS[@]} -gt 0 ]] && echo busload || id -un)"
 BUSLOAD_DATA="$WORK/data" BUSLOAD_TLS_DIR="$WORK/tls/coordinator-gpu" BUSLOAD_API_TOKENS_FILE="$WORK/data/api-tokens" \
   BUSLOAD_FIRST_API_TOKEN_FILE="$WORK/data/first-api-token" \
-  "${AS[@]}" "$BUSLOAD_JAVA" "${FLAGS[@]}" -cp "$B/coordinator.jar:$B/lib/*" io.busload.coordinator.Main \
+  "${AS[@]}" env "${COORD_ENV[@]}" "$BUSLOAD_JAVA" "${FLAGS[@]}" -cp "$B/coordinator.jar:$B/lib/*" io.busload.coordinator.Main \
   > "$WORK/logs/coordinator.log" 2>&1 &
 COORD=$!
 BUSLOAD_TLS_DIR="$WORK/tls/agent-gpu" BUSLOAD_OUTBOX="$WORK/outbox" BUSLOAD_LABELS="lent-gpu" \
-  "${AGENT_AS[@]}" "$BUSLOAD_JAVA" "${FLAGS[@]}" -cp "$B/agent.jar:$B/lib/*" io.busload.agent.Main agent \
+  "${AGENT_AS[@]}" env "${AGENT_ENV[@]}" "$BUSLOAD_JAVA" "${FLAGS[@]}" -cp "$B/agent.jar:$B/lib/*" io.busload.agent.Main agent \
   > "$WORK/logs/agent.log" 2>&1 &
 AGENT=$!
 API=http://127.0.0.1:8081/api
@@ -88,7 +96,8 @@ done
 curl -fs "$API/devices" > "$R/devices.json"
 grep -h -i "tls" "$WORK"/logs/*.log | head -4 >> "$R/summary.txt"
 TOKEN=$(cat "$WORK/data/first-api-token")
-say "fleet up over event-bus TLS: device $device online"
+grep -h "agent bridge" "$WORK"/logs/*.log | head -2 >> "$R/summary.txt"
+say "fleet up ($TRANSPORT, TLS): device $device online"
 
 # 3. A sweep over REST, and a schedule due the next minute but one (so it fires once during this run).
 curl -fs -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \

@@ -37,7 +37,7 @@ class FaultsIT extends KillAndCutFaults {
    * cut, not TLS (which refuses plain TCP off loopback unless told, hence {@code BUSLOAD_TLS=off} there).
    */
   @Override
-  Transport transport(Path work, String coordinatorHost, String agentHost, String agentId) {
+  Transport transport(Path work, String coordinatorHost, String agentHost, String agentId) throws Exception {
     Map<String, String> env = coordinatorHost.equals(LOOPBACK) ? Map.of() : Map.of("BUSLOAD_TLS", "off");
     return new Transport(env, env, "", "plain TCP");
   }

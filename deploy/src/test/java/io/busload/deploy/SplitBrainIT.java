@@ -60,7 +60,7 @@ class SplitBrainIT extends FleetFaults {
     SplitNet net = new SplitNet();
     cleanup.add(net);
     net.create();
-    fleet = new LocalFleet(work("split-brain"));
+    fleet = new LocalFleet(work(fault()));
     NamespacedPostgres postgres = new NamespacedPostgres(net.hubNs, net.hubIp, net.hubIp + "/24",
         LocalFleet.freePort(), fleet.data.resolve("postgres"), fleet.logs.resolve("postgres.log"));
     cleanup.add(postgres);
@@ -68,23 +68,25 @@ class SplitBrainIT extends FleetFaults {
 
     String members = net.aIp + "," + net.bIp;
     int portB = LocalFleet.freePort();
+    int bridgeA = LocalFleet.freePort();
+    int bridgeB = LocalFleet.freePort();
     Path outboxA = fleet.data.resolve("outbox-a");
     Path outboxB = fleet.data.resolve("outbox-b");
     String agentA = fleet.agentId + "-a";
     String agentB = fleet.agentId + "-b";
     fleet.startCoordinator("coordinator-a", fleet.data.resolve("a"), fleet.coordinatorPort, NetnsPair.in(net.aNs),
-        env(postgres.database(), net.aIp, members));
+        with(env(postgres.database(), net.aIp, members), coordinatorEnv(bridgeA)));
     FaultRest apiA = FaultRest.inNamespace(net.aNs, fleet.coordinatorPort);
     FaultRest apiB = FaultRest.inNamespace(net.bNs, portB);
     await("coordinator A up", 150, () -> apiA.get("/api/agents"));
     fleet.startCoordinator("coordinator-b", fleet.data.resolve("b"), portB, NetnsPair.in(net.bNs),
-        env(postgres.database(), net.bIp, members));
+        with(env(postgres.database(), net.bIp, members), coordinatorEnv(bridgeB)));
     await("coordinator B up", 150, () -> apiB.get("/api/agents"));
     // Each agent as on a host of its own: a device id is host/cpu, and one machine runs both here.
     fleet.startCpuAgent("agent-a", agentA, outboxA, host(net.aNs, "site-a"),
-        env(Map.of("HOSTNAME", "site-a"), net.aIp, members));
+        with(env(Map.of("HOSTNAME", "site-a"), net.aIp, members), agentEnv(net.aIp, bridgeA, net.bIp, bridgeB)));
     fleet.startCpuAgent("agent-b", agentB, outboxB, host(net.bNs, "site-b"),
-        env(Map.of("HOSTNAME", "site-b"), net.bIp, members));
+        with(env(Map.of("HOSTNAME", "site-b"), net.bIp, members), agentEnv(net.bIp, bridgeB, net.aIp, bridgeA)));
     String deviceA = awaitCpuDevice(apiA, agentA);
     String deviceB = awaitCpuDevice(apiA, agentB);
     assertThat(deviceA).isNotEqualTo(deviceB);
@@ -202,7 +204,7 @@ class SplitBrainIT extends FleetFaults {
     long leadingLines = count(logA, "leading now") + count(logB, "leading now");
     long yieldLines = count(logA, "another coordinator leads now") + count(logB, "another coordinator leads now");
     int mergedOutboxLeft = outboxFiles(mergedOutbox).size();
-    summary("split-brain", total, t.rows(), lost, t.duplicated(), crashed,
+    summary(fault(), total, t.rows(), lost, t.duplicated(), crashed,
         "a|b split " + splitFor.toSeconds() + " s, both leading " + toBothLead.toSeconds() + " s after the cut: "
             + bothLedDuringSplit + "; schedule due " + fireAt + " fired " + fires.size() + "x (by " + firedBy
             + ", fire log lines " + fireLines + ", sweeps in the store " + sweepsOfSchedule + "); " + dispatchedBy
@@ -257,6 +259,27 @@ class SplitBrainIT extends FleetFaults {
     List<String> prefix = new ArrayList<>(NetnsPair.in(namespace));
     prefix.addAll(List.of("unshare", "--uts", "sh", "-c", "hostname " + hostName + " && exec \"$0\" \"$@\""));
     return prefix;
+  }
+
+  /** The fault's name in the summary line and the work directory. */
+  String fault() {
+    return "split-brain";
+  }
+
+  /** A coordinator's extra environment; {@code bridgePort} is free for a bridge of its own (unused here). */
+  Map<String, String> coordinatorEnv(int bridgePort) {
+    return Map.of();
+  }
+
+  /** An agent's extra environment: its own half's coordinator first, then the other's (unused here: members). */
+  Map<String, String> agentEnv(String ownIp, int ownBridge, String otherIp, int otherBridge) {
+    return Map.of();
+  }
+
+  private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
+    Map<String, String> all = new java.util.HashMap<>(base);
+    all.putAll(more);
+    return all;
   }
 
   private static Map<String, String> env(Map<String, String> base, String host, String members) {

@@ -44,6 +44,11 @@ public final class BridgeLink implements FleetLink {
   }
 
   @Override
+  public String whyAbsent() {
+    return "not connected to a coordinator's bridge (BUSLOAD_BRIDGE)";
+  }
+
+  @Override
   public Future<Ack> request(String address, Object message, long timeoutMs) {
     return client.request(bridged(address), BridgeJson.toJson(message), timeoutMs)
         .map(reply -> BridgeJson.fromJson(reply, Ack.class));

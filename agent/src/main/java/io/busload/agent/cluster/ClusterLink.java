@@ -45,6 +45,11 @@ public final class ClusterLink implements FleetLink {
   }
 
   @Override
+  public String whyAbsent() {
+    return "no member of this cluster has the coordinator role (wrong BUSLOAD_CLUSTER_NAME or members?)";
+  }
+
+  @Override
   public Future<Ack> request(String address, Object message, long timeoutMs) {
     return vertx.eventBus().<Ack>request(address, message, new DeliveryOptions().setSendTimeout(timeoutMs))
         .map(Message::body);

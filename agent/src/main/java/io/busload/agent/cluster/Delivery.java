@@ -96,8 +96,7 @@ public final class Delivery {
     }
     if (!link.coordinatorPresent()) {
       if (!held) {
-        LOG.warn("{} {} held: no coordinator reachable (cluster: no member has the coordinator role, wrong "
-            + "BUSLOAD_CLUSTER_NAME or members?; bridge: not connected); nothing is sent until one is", address, id);
+        LOG.warn("{} {} held: {}; nothing is sent until a coordinator is reachable", address, id, link.whyAbsent());
         held = true;
       }
       // Polled, not backed off: the first result should go as soon as a coordinator joins. Reads the local

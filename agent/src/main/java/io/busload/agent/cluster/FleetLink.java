@@ -15,6 +15,9 @@ public interface FleetLink {
   /** Whether a message sent now can reach a coordinator; {@link Delivery} holds its lanes while it cannot. */
   boolean coordinatorPresent();
 
+  /** Why no coordinator is reachable, for the log line of a lane held by it. */
+  String whyAbsent();
+
   /** A request to an intake address ({@code io.busload.protocol.Addresses}), answered with an {@link Ack}. */
   Future<Ack> request(String address, Object message, long timeoutMs);
 

@@ -141,7 +141,7 @@ class ApiAuthTest {
 
     String file = Files.readString(tokensFile, StandardCharsets.UTF_8);
     assertThat(file).contains(ApiTokens.FIRST_NAME + ":" + ApiTokens.sha256Hex(token)).doesNotContain(token);
-    List<String> lines = logs.list.stream().map(e -> e.getFormattedMessage()
+    List<String> lines = captured().stream().map(e -> e.getFormattedMessage()
         + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()))).toList();
     assertThat(lines).as("the capture saw the refusals, so it was listening").anyMatch(l -> l.contains("refused"));
     assertThat(lines).as("DEBUG events were captured").isNotEmpty()
@@ -161,7 +161,7 @@ class ApiAuthTest {
     java.util.regex.Matcher counted = java.util.regex.Pattern.compile("(?m)^busload_api_writes_refused_total ([0-9.E]+)$")
         .matcher(http.get("/metrics").body());
     assertThat(counted.find()).as("busload_api_writes_refused_total on /metrics").isTrue();
-    long lines = logs.list.stream().filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage()
+    long lines = captured().stream().filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage()
         .contains("refused for want of a valid API token")).count();
     assertThat(Double.parseDouble(counted.group(1))).isEqualTo(flood);
     assertThat(lines).as("WARN lines for %d refused writes", flood).isBetween(1L, 2L);
@@ -192,5 +192,16 @@ class ApiAuthTest {
     assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
     assertThat(Http.json(response).get("field").asText()).isEqualTo("Authorization");
     assertThat(response.body()).doesNotContain(WRONG).doesNotContain(token);
+  }
+
+  /**
+   * The events captured so far. The appender adds under its own lock from whatever thread logs (the server's event
+   * loops log while a test reads), so the list is copied under that lock: streaming it directly threw
+   * ConcurrentModificationException once.
+   */
+  private List<ILoggingEvent> captured() {
+    synchronized (logs) {
+      return List.copyOf(logs.list);
+    }
   }
 }

@@ -47,13 +47,6 @@ class FaultsIT extends KillAndCutFaults {
     return name;
   }
 
-  /** {@code base} with {@code more} over it. */
-  static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
-    Map<String, String> all = new java.util.HashMap<>(base);
-    all.putAll(more);
-    return all;
-  }
-
   /**
    * Fault 2: kill -9 an agent in the middle of a sweep. The coordinator is paused (SIGSTOP) for a few seconds
    * first, so that measured results wait unacked in the outbox when the agent dies. The run must be INTERRUPTED

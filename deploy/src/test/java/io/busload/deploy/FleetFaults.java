@@ -197,4 +197,11 @@ abstract class FleetFaults {
         + " waiting for " + what
         + (last == null ? "" : " (last: " + last + ")") + logs);
   }
+
+  /** {@code base} with {@code more} over it: a process's environment and what one test or transport adds. */
+  static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
+    Map<String, String> all = new java.util.HashMap<>(base);
+    all.putAll(more);
+    return all;
+  }
 }

@@ -276,12 +276,6 @@ class SplitBrainIT extends FleetFaults {
     return Map.of();
   }
 
-  private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
-    Map<String, String> all = new java.util.HashMap<>(base);
-    all.putAll(more);
-    return all;
-  }
-
   private static Map<String, String> env(Map<String, String> base, String host, String members) {
     Map<String, String> env = new java.util.HashMap<>(base);
     env.put("BUSLOAD_CLUSTER_HOST", host);

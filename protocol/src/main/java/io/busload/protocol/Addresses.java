@@ -31,11 +31,23 @@ public final class Addresses {
   public static final String BRIDGE_RESULTS = "busload.bridge.results";
   public static final String BRIDGE_RUN_STATUS = "busload.bridge.run.status";
 
+  private static final String BRIDGE_RUNS_PREFIX = "busload.bridge.agent.";
+  private static final String RUNS_SUFFIX = ".runs";
+
   private Addresses() {}
 
   /** Coordinator to one bridged agent, request/reply: a {@link RunRequest} as JSON, answered with an {@link Ack}. */
   public static String bridgeRuns(String agentId) {
-    return "busload.bridge.agent." + agentId + ".runs";
+    return BRIDGE_RUNS_PREFIX + agentId + RUNS_SUFFIX;
+  }
+
+  /** The agent id of a {@link #bridgeRuns} address, or null when {@code address} is not one. */
+  public static String agentOfBridgeRuns(String address) {
+    if (address == null || !address.startsWith(BRIDGE_RUNS_PREFIX) || !address.endsWith(RUNS_SUFFIX)) {
+      return null;
+    }
+    String agentId = address.substring(BRIDGE_RUNS_PREFIX.length(), address.length() - RUNS_SUFFIX.length());
+    return agentId.isEmpty() || agentId.contains(".") ? null : agentId;
   }
 
   /** Coordinator to one agent, request/reply: {@link RunRequest}, answered with an {@link Ack} on acceptance. */

@@ -26,11 +26,14 @@ import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +52,7 @@ public final class AgentVerticle extends VerticleBase {
   private boolean helloAcked;
   private final AcceptedRuns accepted = new AcceptedRuns();
 
-  private final java.util.function.Function<io.vertx.core.Vertx, FleetLink> links;
+  private final Function<Vertx, FleetLink> links;
 
   /** An agent that is a member of the cluster it was deployed on. */
   public AgentVerticle(AgentConfig config) {
@@ -57,7 +60,7 @@ public final class AgentVerticle extends VerticleBase {
   }
 
   /** An agent that reaches the coordinators through {@code links} (made on start, with this verticle's Vert.x). */
-  public AgentVerticle(AgentConfig config, java.util.function.Function<io.vertx.core.Vertx, FleetLink> links) {
+  public AgentVerticle(AgentConfig config, Function<Vertx, FleetLink> links) {
     this.config = config;
     this.links = links;
   }
@@ -149,7 +152,7 @@ public final class AgentVerticle extends VerticleBase {
         new Heartbeat(Protocol.SCHEMA_VERSION, config.agentId(), Instant.now(), states));
   }
 
-  private void onRun(RunRequest request, java.util.function.Consumer<Ack> answer) {
+  private void onRun(RunRequest request, Consumer<Ack> answer) {
     if (accepted.repeated(request.runId())) {
       LOG.info("run {} requested again: acked, not measured twice", request.runId());
       answer.accept(Ack.ok(request.runId()));

@@ -5,8 +5,6 @@ import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClientOptions;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +43,7 @@ public record BridgeSettings(List<BridgeClient.Endpoint> endpoints, FleetTls tls
     }
     if (!off) {
       for (BridgeClient.Endpoint endpoint : endpoints) {
-        if (!loopback(endpoint.host())) {
+        if (!ClusterSettings.loopback(endpoint.host())) {
           throw new IllegalArgumentException("BUSLOAD_BRIDGE: " + endpoint + " is not a loopback address, and the "
               + "bridge would be a plain WebSocket: set BUSLOAD_TLS_DIR to this agent's directory from ./busload certs"
               + " (or BUSLOAD_TLS=off to run without TLS on a network you trust)");
@@ -63,13 +61,5 @@ public record BridgeSettings(List<BridgeClient.Endpoint> endpoints, FleetTls tls
       tls.load(ClusterSettings.AGENT).applyBridgeClient(options);
     }
     return new BridgeClient(vertx, endpoints, options, PING);
-  }
-
-  private static boolean loopback(String host) {
-    try {
-      return InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
   }
 }

@@ -60,9 +60,6 @@ public final class AgentBridge {
   static final long REPLY_TIMEOUT_MS = 30_000;
   /** Less than the bridge's own reply timeout, so the agent hears why rather than a bare timeout. */
   static final long RELAY_TIMEOUT_MS = 25_000;
-  private static final String RUNS_SUFFIX = ".runs";
-  private static final String RUNS_PREFIX = Addresses.bridgeRuns("x").substring(0,
-      Addresses.bridgeRuns("x").length() - ("x" + RUNS_SUFFIX).length());
 
   private record Relay(SockJSSocket socket, MessageConsumer<RunRequest> consumer) {}
 
@@ -91,7 +88,8 @@ public final class AgentBridge {
             r -> r.id() == null ? null : r.id().toString())));
     inbound.add(bus.<JsonObject>consumer(Addresses.BRIDGE_RUN_STATUS,
         m -> relay(m, Addresses.RUN_STATUS, RunStatus.class, RunStatus::agentId, RunStatus::runId)));
-    inbound.add(bus.<JsonObject>consumer(Addresses.BRIDGE_HEARTBEAT, this::relayHeartbeat));
+    inbound.add(bus.<JsonObject>consumer(Addresses.BRIDGE_HEARTBEAT,
+        m -> relay(m, Addresses.AGENT_HEARTBEAT, Heartbeat.class, Heartbeat::agentId, Heartbeat::agentId)));
 
     SockJSBridgeOptions options = new SockJSBridgeOptions()
         .setPingTimeout(PING_TIMEOUT_MS)
@@ -214,11 +212,11 @@ public final class AgentBridge {
   /** The agent id of a runs address this connection may register, or null. */
   private String ownRuns(SockJSSocket socket, String address) {
     String name = identities.get(socket);
-    if (name == null || address == null || !address.startsWith(RUNS_PREFIX) || !address.endsWith(RUNS_SUFFIX)) {
+    String agentId = Addresses.agentOfBridgeRuns(address);
+    if (name == null || agentId == null) {
       return null;
     }
-    String agentId = address.substring(RUNS_PREFIX.length(), address.length() - RUNS_SUFFIX.length());
-    if (agentId.isEmpty() || agentId.contains(".") || (!name.isEmpty() && !name.equals(agentId))) {
+    if (!name.isEmpty() && !name.equals(agentId)) {
       LOG.warn("bridge connection of '{}' from {} may not register {}", name, socket.remoteAddress(), address);
       return null;
     }
@@ -271,19 +269,27 @@ public final class AgentBridge {
     relays.put(agentId, new Relay(socket, consumer));
   }
 
+  /**
+   * Decodes, checks the sender against the connection's certificate, and passes the record on: as a request whose
+   * answer goes back as JSON, or (a heartbeat, sent without a reply address) as a send.
+   */
   private <T> void relay(Message<JsonObject> message, String address, Class<T> type, Function<T, String> agentOf,
       Function<T, String> idOf) {
     T record;
     try {
       record = BridgeJson.fromJson(message.body(), type);
     } catch (RuntimeException e) {
-      message.reply(BridgeJson.toJson(Ack.refused(null, e.getMessage())));
+      refuse(message, null, e.getMessage());
       return;
     }
     String claimed = message.headers().get(IDENTITY_HEADER);
     if (claimed != null && !claimed.equals(agentOf.apply(record))) {
-      message.reply(BridgeJson.toJson(Ack.refused(idOf.apply(record), "agentId '" + agentOf.apply(record)
-          + "' is not this connection's certificate name '" + claimed + "'")));
+      refuse(message, idOf.apply(record), "agentId '" + agentOf.apply(record)
+          + "' is not this connection's certificate name '" + claimed + "'");
+      return;
+    }
+    if (message.replyAddress() == null) {
+      vertx.eventBus().send(address, record);
       return;
     }
     vertx.eventBus().<Ack>request(address, record, new DeliveryOptions().setSendTimeout(RELAY_TIMEOUT_MS))
@@ -296,20 +302,13 @@ public final class AgentBridge {
         });
   }
 
-  private void relayHeartbeat(Message<JsonObject> message) {
-    Heartbeat heartbeat;
-    try {
-      heartbeat = BridgeJson.fromJson(message.body(), Heartbeat.class);
-    } catch (RuntimeException e) {
-      LOG.warn("bridge heartbeat dropped: {}", e.getMessage());
-      return;
+  /** A refusal the agent reads in its ack; a message sent without a reply address is dropped and logged. */
+  private static void refuse(Message<JsonObject> message, String id, String reason) {
+    if (message.replyAddress() == null) {
+      LOG.warn("bridge {} dropped: {}", message.address(), reason);
+    } else {
+      message.reply(BridgeJson.toJson(Ack.refused(id, reason)));
     }
-    String claimed = message.headers().get(IDENTITY_HEADER);
-    if (claimed != null && !claimed.equals(heartbeat.agentId())) {
-      LOG.warn("bridge heartbeat for '{}' from the connection of '{}' dropped", heartbeat.agentId(), claimed);
-      return;
-    }
-    vertx.eventBus().send(Addresses.AGENT_HEARTBEAT, heartbeat);
   }
 
   private static void fail(Message<?> message, Throwable cause) {

@@ -96,6 +96,7 @@ public final class BridgeClient {
   private Handler<Boolean> connectionHandler = up -> { };
   private Handler<String> errorHandler = error -> { };
   private WebSocket socket;
+  private Endpoint connectedTo;
   private int nextEndpoint;
   private long reconnectMs = FIRST_RECONNECT_MS;
   private long lastPong;
@@ -139,7 +140,7 @@ public final class BridgeClient {
 
   /** The endpoint connected to now, or null. */
   public Endpoint endpoint() {
-    return socket == null ? null : endpoints.get(Math.floorMod(nextEndpoint - 1, endpoints.size()));
+    return socket == null ? null : connectedTo;
   }
 
   /** Registers {@code address} on the bridge now (if connected) and again on every reconnection. */
@@ -233,6 +234,7 @@ public final class BridgeClient {
 
   private void opened(WebSocket opened, Endpoint endpoint) {
     socket = opened;
+    connectedTo = endpoint;
     reconnectMs = FIRST_RECONNECT_MS;
     lastPong = System.nanoTime();
     opened.textMessageHandler(this::onFrame);

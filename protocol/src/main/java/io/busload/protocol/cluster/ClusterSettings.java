@@ -101,7 +101,7 @@ public record ClusterSettings(
   }
 
   /** Whether {@code host} is a loopback address (a name is resolved once, at start). */
-  static boolean loopback(String host) {
+  public static boolean loopback(String host) {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
     } catch (UnknownHostException e) {

@@ -11,13 +11,14 @@
 # $OUT/summary.txt holds what decides; $OUT/fleet-run.tar.gz everything (logs, exports, certificates' subjects).
 # SUITE and DEVICE (cuda:0 by default) let the same script rehearse on a machine without a GPU: SUITE=stride DEVICE=cpu.
 # TRANSPORT=bridge (issue 16) starts the agent outside the cluster, on the coordinator's bridge (BUSLOAD_BRIDGE_PORT
-# 7443, mutual TLS with the same certificates); the default, cluster, makes it a Hazelcast member as before.
+# 7443, mutual TLS with the same certificates); TRANSPORT=cluster (this script's default, as it was measured first)
+# makes it a Hazelcast member (BUSLOAD_TRANSPORT=cluster; the coordinator serves no bridge).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SUITE=${SUITE:-coalescing}
 DEVICE=${DEVICE:-cuda:0}
 TRANSPORT=${TRANSPORT:-cluster}
-COORD_ENV=(); AGENT_ENV=()
+COORD_ENV=(BUSLOAD_BRIDGE_PORT=off); AGENT_ENV=(BUSLOAD_TRANSPORT=cluster)
 if [[ $TRANSPORT == bridge ]]; then
   # The agent's id is its certificate's name, which the bridge checks on every message.
   COORD_ENV=(BUSLOAD_BRIDGE_PORT=7443); AGENT_ENV=(BUSLOAD_BRIDGE=localhost:7443 BUSLOAD_AGENT_ID=gpu)

@@ -23,7 +23,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Joins the fleet (the cluster, or a coordinator's bridge when {@code BUSLOAD_BRIDGE} names one) and serves runs until stopped. */
+/**
+ * Joins the fleet and serves runs until stopped: through a coordinator's bridge (issue 16), or as a cluster member
+ * when {@code BUSLOAD_TRANSPORT=cluster}.
+ */
 @Command(name = "agent", mixinStandardHelpOptions = true, description = "Join the fleet and serve runs.")
 final class AgentCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
@@ -45,21 +48,19 @@ final class AgentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     String host = Devices.hostName();
-    String agentId = AgentConfig.agentId(System.getenv(), host);
+    java.util.Optional<BridgeSettings> bridge;
+    String agentId;
     List<String> labels;
     try {
+      bridge = BridgeSettings.fromEnvironment(System.getenv());
+      agentId = bridge.isPresent() ? bridge.get().agentId(System.getenv(), host)
+          : AgentConfig.agentId(System.getenv(), host);
       labels = AgentConfig.labels(System.getenv());
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     AgentConfig config = AgentConfig.standard(agentId, host, AgentVersion.get(), Fatbin.sha256(), served,
         Outbox.directory(System.getenv(), agentId)).withLabels(labels);
-    java.util.Optional<BridgeSettings> bridge;
-    try {
-      bridge = BridgeSettings.fromEnvironment(System.getenv());
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
     Vertx vertx;
     if (bridge.isPresent()) {
       // Issue 16: not a member; one connection to a coordinator's bridge. Codecs stay unregistered: the bridge

@@ -81,7 +81,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
    * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}),
    * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory),
-   * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (unset: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
+   * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (default 7704; {@code off}: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
    * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
    * the defaults of docs/contract.md.
    */
@@ -100,8 +100,18 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
         DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")),
-        present(env.get("BUSLOAD_BRIDGE_PORT")) ? portNumber("BUSLOAD_BRIDGE_PORT", env.get("BUSLOAD_BRIDGE_PORT"))
-            : NO_BRIDGE);
+        bridgePort(env.get("BUSLOAD_BRIDGE_PORT")));
+  }
+
+  /**
+   * Issue 16: agents reach the fleet through the bridge by default, so every coordinator serves it unless told
+   * {@code off} (a fleet whose agents all join the cluster).
+   */
+  private static int bridgePort(String value) {
+    if (!present(value)) {
+      return io.busload.protocol.bridge.BridgeClient.DEFAULT_PORT;
+    }
+    return "off".equalsIgnoreCase(value.strip()) ? NO_BRIDGE : portNumber("BUSLOAD_BRIDGE_PORT", value);
   }
 
   private static boolean restTls(String value) {

@@ -17,6 +17,17 @@ class CoordinatorSettingsTest {
     assertThat(s.httpHost()).isEqualTo("127.0.0.1");
     assertThat(s.cluster().eventBusPort()).isEqualTo(7701);
     assertThat(s.cluster().liteMember()).isFalse();
+    assertThat(s.bridgePort()).as("agents' bridge served by default (issue 16)").isEqualTo(7704);
+  }
+
+  @Test
+  void resolve_bridgePort_offServesNoneAndBadValueNamesTheVariable() {
+    assertThat(CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_BRIDGE_PORT", "off"), "/h").bridgePort())
+        .isEqualTo(CoordinatorSettings.NO_BRIDGE);
+    assertThat(CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_BRIDGE_PORT", "7443"), "/h").bridgePort())
+        .isEqualTo(7443);
+    assertThatThrownBy(() -> CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_BRIDGE_PORT", "on"), "/h"))
+        .hasMessageStartingWith("BUSLOAD_BRIDGE_PORT");
   }
 
   @Test

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * Issue 6, fault tests: real coordinator and agent processes from the bundle, a CPU sweep as the workload, one
  * fault injected mid-sweep. Each test prints one line with its counts (also appended to
  * {@code target/faults/summary.txt}); each demands zero results lost, zero duplicated and zero processes crashed.
- * Five faults on plain TCP: the coordinator kill and the network cut of {@link KillAndCutFaults} (which
+ * Five faults on plain TCP, with the agent a cluster member ({@code BUSLOAD_TRANSPORT=cluster}, the transport before
+ * issue 16): the coordinator kill and the network cut of {@link KillAndCutFaults} (which
  * {@link FaultsTlsIT} runs again with TLS), an agent kill, a leader kill with two coordinators, a PostgreSQL restart.
  * {@link FaultsBridgeIT} runs all five again with the agent outside the cluster, on the coordinators' bridge.
  *
@@ -39,7 +40,8 @@ class FaultsIT extends KillAndCutFaults {
   @Override
   Transport transport(Path work, String coordinatorHost, String agentHost, String agentId) throws Exception {
     Map<String, String> env = coordinatorHost.equals(LOOPBACK) ? Map.of() : Map.of("BUSLOAD_TLS", "off");
-    return new Transport(env, env, "", "plain TCP");
+    Map<String, String> coordinator = with(env, Map.of("BUSLOAD_BRIDGE_PORT", "off"));
+    return new Transport(coordinator, with(env, Map.of("BUSLOAD_TRANSPORT", "cluster")), "", "plain TCP");
   }
 
   @Override

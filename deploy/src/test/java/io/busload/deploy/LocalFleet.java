@@ -30,6 +30,8 @@ final class LocalFleet implements AutoCloseable {
   final int clusterPort = freeRange();
   final int coordinatorPort = freePort();
   final int dashboardPort = freePort();
+  /** The coordinator's agent bridge (issue 16), which agents find through the members, as {@code ./busload up}'s do. */
+  final int bridgePort = freePort();
   final String agentId = "e2e-agent-" + UUID.randomUUID().toString().substring(0, 8);
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, Process> processes = new HashMap<>();
@@ -182,6 +184,7 @@ final class LocalFleet implements AutoCloseable {
     env.put("BUSLOAD_CLUSTER_PORT", String.valueOf(clusterPort));
     env.put("BUSLOAD_CLUSTER_MEMBERS", "127.0.0.1");
     env.put("BUSLOAD_EVENTBUS_PORT", "0");
+    env.put("BUSLOAD_BRIDGE_PORT", String.valueOf(bridgePort));
     env.put("BUSLOAD_API_TOKENS_FILE", tokensFile.toString());
     env.put("BUSLOAD_API_TOKEN_FILE", tokenFile.toString());
     env.putAll(extraEnv);

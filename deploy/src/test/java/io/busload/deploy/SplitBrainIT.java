@@ -266,14 +266,20 @@ class SplitBrainIT extends FleetFaults {
     return "split-brain";
   }
 
-  /** A coordinator's extra environment; {@code bridgePort} is free for a bridge of its own (unused here). */
+  /**
+   * A coordinator's extra environment; {@code bridgePort} is free for a bridge of its own. Here none: every agent is
+   * a cluster member.
+   */
   Map<String, String> coordinatorEnv(int bridgePort) {
-    return Map.of();
+    return Map.of("BUSLOAD_BRIDGE_PORT", "off");
   }
 
-  /** An agent's extra environment: its own half's coordinator first, then the other's (unused here: members). */
+  /**
+   * An agent's extra environment: its own half's coordinator first, then the other's. Here the agents join the
+   * cluster (the transport before issue 16's bridge, still served) and find it through the members.
+   */
   Map<String, String> agentEnv(String ownIp, int ownBridge, String otherIp, int otherBridge) {
-    return Map.of();
+    return Map.of("BUSLOAD_TRANSPORT", "cluster");
   }
 
   private static Map<String, String> env(Map<String, String> base, String host, String members) {

@@ -15,34 +15,62 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Issue 6, Security, on real processes from the bundle: certificates from the real {@code ./busload certs},
  * handed over as the units hand them ({@code BUSLOAD_TLS_DIR}). A coordinator and an agent of the fleet measure a
  * sweep over TLS; an agent holding another fleet's certificate runs beside them the whole time and never gets in.
+ * Here the agents take the default way in (issue 16): the coordinator's bridge, found through the cluster's members,
+ * each agent under its certificate's name. {@link TlsFleetClusterIT} runs the same with the agents as members.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TlsFleetIT {
   static final Path WORK = Path.of("target", "tls-fleet");
-  static LocalFleet fleet;
-  static Path certs;
+  LocalFleet fleet;
+  Path certs;
 
   @BeforeAll
-  static void start() throws Exception {
+  void start() throws Exception {
     Files.createDirectories(WORK);
     Path dir = Files.createTempDirectory(WORK, "fleet-");
-    certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");
-    Path other = FleetCerts.issue(dir.resolve("other"), "--agent", "y1@127.0.0.1");
     fleet = new LocalFleet(dir);
+    certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent",
+        fleet.agentId + "@127.0.0.1");
+    Path other = FleetCerts.issue(dir.resolve("other"), "--agent", STRANGER + "@127.0.0.1");
     fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(),
-        Map.of("BUSLOAD_TLS_DIR", certs.resolve("coordinator-c1").toString()));
+        FleetFaults.with(Map.of("BUSLOAD_TLS_DIR", certs.resolve("coordinator-c1").toString()), coordinatorEnv()));
     fleet.startCpuAgent("agent", fleet.agentId, dir.resolve("outbox"), List.of(),
-        Map.of("BUSLOAD_TLS_DIR", certs.resolve("agent-a1").toString()));
-    fleet.startCpuAgent("stranger", "stranger-agent", dir.resolve("stranger-outbox"), List.of(),
-        Map.of("BUSLOAD_TLS_DIR", other.resolve("agent-y1").toString()));
+        FleetFaults.with(Map.of("BUSLOAD_TLS_DIR", certs.resolve("agent-" + fleet.agentId).toString()), agentEnv()));
+    fleet.startCpuAgent("stranger", STRANGER, dir.resolve("stranger-outbox"), List.of(),
+        FleetFaults.with(Map.of("BUSLOAD_TLS_DIR", other.resolve("agent-" + STRANGER).toString()), agentEnv()));
+  }
+
+  static final String STRANGER = "stranger-agent";
+
+  /** The coordinator's environment beyond its certificate: here the fleet's defaults (it serves the bridge). */
+  Map<String, String> coordinatorEnv() {
+    return Map.of();
+  }
+
+  /** Each agent's environment beyond its certificate: here the defaults (the bridge). */
+  Map<String, String> agentEnv() {
+    return Map.of();
+  }
+
+  /** What the agent logs when its link to the fleet is up with its certificate. */
+  List<String> agentLogged() {
+    return List.of("reaching the fleet through the agent bridge (mutual TLS) at [127.0.0.1:" + fleet.bridgePort + "]",
+        "connected to the bridge at 127.0.0.1:" + fleet.bridgePort);
+  }
+
+  /** A line the stranger logs each time the fleet turns it away. */
+  String strangerTurnedAway() {
+    return "not reached";
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     if (fleet != null) {
       fleet.close();
     }
@@ -75,23 +103,23 @@ class TlsFleetIT {
 
     assertThat(results.size()).isEqualTo(sweep.path("total").asInt()).isPositive();
     results.forEach(r -> assertThat(r.path("valid").asBoolean()).as(r.toString()).isTrue());
-    assertThat(agents).contains(fleet.agentId).doesNotContain("stranger-agent");
+    assertThat(agents).contains(fleet.agentId).doesNotContain(STRANGER);
     assertThat(fleet.alive("stranger")).as("the stranger kept trying the whole time").isTrue();
     assertThat(fleet.log("coordinator")).contains("TLS, peers must present a fleet certificate")
         .contains("OU=coordinator");
-    assertThat(fleet.log("agent")).contains("TLS, peers must present a fleet certificate").contains("OU=agent");
-    long unanswered = fleet.log("stranger").lines().filter(l -> l.contains("hello not acknowledged yet")).count();
+    assertThat(fleet.log("agent")).contains(agentLogged());
+    long unanswered = fleet.log("stranger").lines().filter(l -> l.contains(strangerTurnedAway())).count();
     assertThat(unanswered).isPositive();
-    System.out.printf("TLS fleet from ./busload certs: sweep of %d results stored, all valid; agents known to the "
-        + "coordinator: %s; the agent with another fleet's certificate sent %d unanswered hellos and is not among "
-        + "them%n", results.size(), agents, unanswered);
+    System.out.printf("TLS fleet from ./busload certs (%s): sweep of %d results stored, all valid; agents known to "
+        + "the coordinator: %s; the agent with another fleet's certificate was turned away %d times ('%s') and is "
+        + "not among them%n", getClass().getSimpleName(), results.size(), agents, unanswered, strangerTurnedAway());
   }
 
   private static JsonNode json(HttpResponse<String> response) throws Exception {
     return JsonCodec.MAPPER.readTree(response.body());
   }
 
-  private static <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
+  private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     Throwable last = null;
     while (System.nanoTime() < deadline) {

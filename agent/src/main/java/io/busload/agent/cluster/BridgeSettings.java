@@ -22,17 +22,27 @@ public record BridgeSettings(List<BridgeClient.Endpoint> endpoints, FleetTls tls
   public static final Duration PING = Duration.ofSeconds(5);
 
   /**
-   * {@code BUSLOAD_BRIDGE} ({@code host:port[,...]}) with {@code BUSLOAD_TLS_DIR} or {@code BUSLOAD_TLS}; empty
-   * when {@code BUSLOAD_BRIDGE} is unset, and the agent joins the cluster as a member.
+   * Issue 16: agents reach the fleet through a coordinator's bridge unless {@code BUSLOAD_TRANSPORT=cluster} makes
+   * them cluster members (empty then). The bridges are {@code BUSLOAD_BRIDGE} ({@code host:port[,...]}), else the
+   * hosts of {@code BUSLOAD_CLUSTER_MEMBERS} (the coordinators' addresses, which an agent's settings already name)
+   * on {@code BUSLOAD_BRIDGE_PORT} (7704), else loopback: so one {@code busload.env} serves either transport. TLS
+   * from {@code BUSLOAD_TLS_DIR} or {@code BUSLOAD_TLS}, as for the event bus.
    *
    * @throws IllegalArgumentException naming the variable that is wrong
    */
   public static java.util.Optional<BridgeSettings> fromEnvironment(Map<String, String> env) {
-    String value = env.get("BUSLOAD_BRIDGE");
-    if (value == null || value.isBlank()) {
-      return java.util.Optional.empty();
+    String transport = env.getOrDefault("BUSLOAD_TRANSPORT", "").strip();
+    switch (transport) {
+      case "", "bridge" -> { }
+      case "cluster" -> {
+        return java.util.Optional.empty();
+      }
+      default -> throw new IllegalArgumentException("BUSLOAD_TRANSPORT: 'bridge' (the default) or 'cluster', not '"
+          + transport + "'");
     }
-    List<BridgeClient.Endpoint> endpoints = BridgeClient.Endpoint.parseList("BUSLOAD_BRIDGE", value);
+    String value = env.get("BUSLOAD_BRIDGE");
+    List<BridgeClient.Endpoint> endpoints = value == null || value.isBlank() ? coordinators(env)
+        : BridgeClient.Endpoint.parseList("BUSLOAD_BRIDGE", value);
     String dir = env.get("BUSLOAD_TLS_DIR");
     boolean off = "off".equals(env.getOrDefault("BUSLOAD_TLS", "").strip());
     if (dir != null && !dir.isBlank()) {
@@ -51,6 +61,70 @@ public record BridgeSettings(List<BridgeClient.Endpoint> endpoints, FleetTls tls
       }
     }
     return java.util.Optional.of(new BridgeSettings(endpoints, null));
+  }
+
+  /** The coordinators named for the cluster, each at the bridge port. */
+  private static List<BridgeClient.Endpoint> coordinators(Map<String, String> env) {
+    String portValue = env.getOrDefault("BUSLOAD_BRIDGE_PORT", "").strip();
+    int port = BridgeClient.DEFAULT_PORT;
+    if (portValue.equalsIgnoreCase("off")) {
+      throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT=off, but this agent reaches the fleet through the "
+          + "coordinators' bridge (the default): name their port, or set BUSLOAD_TRANSPORT=cluster to join the cluster");
+    } else if (!portValue.isEmpty()) {
+      try {
+        port = Integer.parseInt(portValue);
+      } catch (NumberFormatException e) {
+        port = -1;
+      }
+      if (port < 1 || port > 65_535) {
+        throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT: not a port number: '" + portValue + "'");
+      }
+    }
+    String members = env.getOrDefault("BUSLOAD_CLUSTER_MEMBERS", env.getOrDefault("BUSLOAD_CLUSTER_HOST", "127.0.0.1"));
+    List<BridgeClient.Endpoint> endpoints = new java.util.ArrayList<>();
+    for (String member : members.split(",")) {
+      String host = memberHost(member.strip());
+      BridgeClient.Endpoint endpoint = new BridgeClient.Endpoint(host, port);
+      if (!host.isEmpty() && !endpoints.contains(endpoint)) {
+        endpoints.add(endpoint);
+      }
+    }
+    if (endpoints.isEmpty()) {
+      throw new IllegalArgumentException("BUSLOAD_CLUSTER_MEMBERS: no coordinator named, and BUSLOAD_BRIDGE is unset");
+    }
+    return List.copyOf(endpoints);
+  }
+
+  /** A Hazelcast member entry ({@code host}, {@code host:port}, {@code [v6]:port} or a bare IPv6 address) without its port. */
+  static String memberHost(String member) {
+    if (member.startsWith("[")) {
+      int close = member.indexOf(']');
+      return close < 0 ? member.substring(1) : member.substring(1, close);
+    }
+    int colon = member.indexOf(':');
+    return colon >= 0 && colon == member.lastIndexOf(':') ? member.substring(0, colon) : member;
+  }
+
+  /**
+   * The agent's id on the bridge. With a certificate it is the certificate's name, which the bridge checks every
+   * message against: {@code BUSLOAD_AGENT_ID} may repeat it, and any other value stops the agent here, at start,
+   * instead of every hello being refused. Without one, as {@link AgentConfig#agentId}. Blocking file IO.
+   *
+   * @throws IllegalArgumentException naming {@code BUSLOAD_AGENT_ID} and the certificate's name
+   */
+  public String agentId(Map<String, String> env, String host) {
+    if (tls == null) {
+      return AgentConfig.agentId(env, host);
+    }
+    String certified = FleetTls.nameOf(tls.load(ClusterSettings.AGENT).certificate());
+    String asked = env.get("BUSLOAD_AGENT_ID");
+    if (asked != null && !asked.isBlank() && !asked.strip().equals(certified)) {
+      throw new IllegalArgumentException("BUSLOAD_AGENT_ID=" + asked.strip() + ", but this agent's certificate ("
+          + tls.keyStore() + ") was issued to '" + certified + "', and the bridge accepts an agent only under its "
+          + "certificate's name: unset BUSLOAD_AGENT_ID, or issue a certificate with ./busload certs --agent "
+          + asked.strip());
+    }
+    return certified;
   }
 
   /** The client, TLS loaded and checked (blocking file IO), not yet started. */

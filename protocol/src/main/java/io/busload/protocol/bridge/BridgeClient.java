@@ -37,6 +37,11 @@ public final class BridgeClient {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeClient.class);
   /** Where a coordinator serves the bridge's raw WebSocket transport. */
   public static final String PATH = "/bridge/websocket";
+  /**
+   * The port coordinators serve the bridge on and agents look for it at, unless {@code BUSLOAD_BRIDGE_PORT} says
+   * otherwise: next to the event bus's 7701-7703, so one firewall range covers the fleet's ports.
+   */
+  public static final int DEFAULT_PORT = 7704;
   static final long FIRST_RECONNECT_MS = 250;
   static final long MAX_RECONNECT_MS = 5_000;
 

@@ -74,7 +74,7 @@ final class CoordinatorProcess implements AutoCloseable {
     if (bridgePort >= 0) {
       env.put("BUSLOAD_BRIDGE_PORT", Integer.toString(bridgePort));
     } else {
-      env.remove("BUSLOAD_BRIDGE_PORT");
+      env.put("BUSLOAD_BRIDGE_PORT", "off");
     }
     env.put("BUSLOAD_FIRST_API_TOKEN_FILE", tokenFile.toString());
     env.remove("BUSLOAD_TLS_DIR");

@@ -64,9 +64,9 @@ class TlsFleetIT {
         "connected to the bridge at 127.0.0.1:" + fleet.bridgePort);
   }
 
-  /** A line the stranger logs each time the fleet turns it away. */
+  /** A line the stranger logs each time the fleet turns it away: here the TLS handshake with the bridge fails. */
   String strangerTurnedAway() {
-    return "not reached";
+    return "not reached (Failed to create SSL connection)";
   }
 
   @AfterAll

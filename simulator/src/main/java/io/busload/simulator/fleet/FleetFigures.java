@@ -6,6 +6,14 @@ import java.util.Map;
 public final class FleetFigures {
   private FleetFigures() {}
 
+  /**
+   * The bridge's certificates, issued in-process before anything was measured: a fleet CA (root, coordinator CA,
+   * member CA), the coordinator's certificate written as {@code ./busload certs} writes it, and one per agent.
+   *
+   * @param seconds all of it, wall clock
+   */
+  public record Certificates(String fleetId, int agentCertificates, double seconds) {}
+
   /** Every agent said hello and is listed online with all its devices. */
   public record Online(int agents, int devices, double secondsToAllOnline, double loadAverage) {}
 

@@ -14,8 +14,15 @@ public final class FleetFigures {
    */
   public record Certificates(String fleetId, int agentCertificates, double seconds) {}
 
-  /** Every agent said hello and is listed online with all its devices. */
-  public record Online(int agents, int devices, double secondsToAllOnline, double loadAverage) {}
+  /**
+   * Every agent said hello and is listed online with all its devices.
+   *
+   * @param coordinatorCpuSeconds CPU the coordinator JVM used from the agents' start until all were online: their
+   *     connections (with the TLS handshakes, on a TLS bridge), hellos and first heartbeats, and the simulator's
+   *     polls of {@code /api/agents}
+   */
+  public record Online(int agents, int devices, double secondsToAllOnline, double coordinatorCpuSeconds,
+      double loadAverage) {}
 
   /**
    * The coordinator under heartbeats alone.

@@ -26,8 +26,11 @@ public record FleetReport(String command, String startedAt, FleetRun.Options opt
             + "any measured window.", certs.fleetId(), certs.agentCertificates(), certs.seconds())));
     out.println();
     out.println("## Online");
-    out.printf("%d agents, %d devices online %.1f s after the agents started (load %.2f).%n%n", on.agents(),
-        on.devices(), on.secondsToAllOnline(), on.loadAverage());
+    out.printf("%d agents, %d devices online %.1f s after the agents started (load %.2f); the coordinator used %.2f "
+        + "CPU s meanwhile (%.1f ms per agent: connection%s, hello, heartbeats, the simulator's polls).%n%n",
+        on.agents(), on.devices(), on.secondsToAllOnline(), on.loadAverage(), on.coordinatorCpuSeconds(),
+        on.coordinatorCpuSeconds() * 1000 / on.agents(),
+        options.security() == FleetRun.Security.MUTUAL_TLS ? " with its TLS handshake" : "");
     out.println("## Steady under heartbeats (target: coordinator <= 0.5 core, heap flat)");
     out.printf("| window | coordinator JVM cores | PostgreSQL cores | heartbeats/s | coordinator RSS MiB | collections "
         + "| heap after GC, first fifth MiB | last fifth MiB | slope MiB/min | load avg start / end |%n");

@@ -175,6 +175,7 @@ public final class FleetRun implements AutoCloseable {
   }
 
   private FleetFigures.Online online() throws Exception {
+    ProcStats jvm0 = coordinator.jvm();
     long start = System.nanoTime();
     List<Future<String>> started = new ArrayList<>();
     for (int i = 0; i < options.agents(); i++) {
@@ -186,7 +187,7 @@ public final class FleetRun implements AutoCloseable {
     int expected = options.agents() * options.devices();
     await("all agents online", Duration.ofMinutes(10), () -> onlineDevices() == expected);
     return new FleetFigures.Online(options.agents(), expected, (System.nanoTime() - start) / 1e9,
-        ProcStats.loadAverage());
+        coordinator.jvm().cpuSeconds() - jvm0.cpuSeconds(), ProcStats.loadAverage());
   }
 
   /** Agent {@code i}, the same host (id, devices, outbox, certificate) on every start. */

@@ -54,6 +54,7 @@ class FleetRunTlsTest {
     assertThat(figures.certificates().agentCertificates()).isEqualTo(3);
     assertThat(figures.certificates().seconds()).isPositive();
     assertThat(figures.online().devices()).as(said).isEqualTo(6);
+    assertThat(figures.online().coordinatorCpuSeconds()).isPositive();
     // offset=0: two kernel cases a run, every run measured whole.
     assertThat(figures.sweep().resultsMade()).as(said).isEqualTo(12);
     // The dropped agent's runs were interrupted after their first case; what it had measured came back with it.

@@ -171,11 +171,8 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * name checked against the coordinator's certificate, which the cluster's event bus could not do.
      */
     public io.vertx.core.http.WebSocketClientOptions applyBridgeClient(io.vertx.core.http.WebSocketClientOptions options) {
-      return options.setSsl(true)
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
-          .setTrustAll(false)
-          .setVerifyHost(true);
+      return bridgeClient(options, new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password),
+          new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password));
     }
 
     public EventBusOptions apply(EventBusOptions options) {
@@ -185,6 +182,21 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
           .setTrustAll(false)
           .setClientAuth(ClientAuth.REQUIRED);
     }
+  }
+
+  /**
+   * An agent's side of the bridge with its key material in any form: what {@link Loaded#applyBridgeClient} sets for
+   * a member directory, for callers that hold the keys in memory (the fleet simulator's thousand agents, issue 16).
+   * TLS on, the given certificate and trusted CAs, no trust-all, and the coordinator's host name checked.
+   */
+  public static io.vertx.core.http.WebSocketClientOptions bridgeClient(
+      io.vertx.core.http.WebSocketClientOptions options, io.vertx.core.net.KeyCertOptions key,
+      io.vertx.core.net.TrustOptions trusted) {
+    return options.setSsl(true)
+        .setKeyCertOptions(Objects.requireNonNull(key, "key"))
+        .setTrustOptions(Objects.requireNonNull(trusted, "trusted"))
+        .setTrustAll(false)
+        .setVerifyHost(true);
   }
 
   /**

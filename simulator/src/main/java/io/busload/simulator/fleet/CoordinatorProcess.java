@@ -45,10 +45,15 @@ final class CoordinatorProcess implements AutoCloseable {
     this.token = token;
   }
 
-  /** Starts it and waits for its REST API; {@code heap} is its {@code -Xmx}. */
-  /** @param bridgePort the agents' bridge (issue 16), or -1 for none */
-  static CoordinatorProcess start(Path dir, String cluster, int clusterPort, int httpPort, int bridgePort, String heap)
-      throws IOException, InterruptedException {
+  /**
+   * Starts it and waits for its REST API (plain HTTP on loopback either way).
+   *
+   * @param bridgePort the agents' bridge (issue 16), or -1 for none
+   * @param tlsDir its member directory ({@code BUSLOAD_TLS_DIR}: mutual TLS on the bridge and the event bus), or null
+   * @param heap its {@code -Xmx}
+   */
+  static CoordinatorProcess start(Path dir, String cluster, int clusterPort, int httpPort, int bridgePort, Path tlsDir,
+      String heap) throws IOException, InterruptedException {
     Path data = dir.resolve("coordinator-data");
     Files.createDirectories(data);
     Path tokenFile = dir.resolve("api-token");
@@ -77,7 +82,13 @@ final class CoordinatorProcess implements AutoCloseable {
       env.put("BUSLOAD_BRIDGE_PORT", "off");
     }
     env.put("BUSLOAD_FIRST_API_TOKEN_FILE", tokenFile.toString());
-    env.remove("BUSLOAD_TLS_DIR");
+    env.remove("BUSLOAD_TLS");
+    env.remove("BUSLOAD_REST_TLS");
+    if (tlsDir != null) {
+      env.put("BUSLOAD_TLS_DIR", tlsDir.toAbsolutePath().toString());
+    } else {
+      env.remove("BUSLOAD_TLS_DIR");
+    }
     env.remove("BUSLOAD_DB_URL");
     Process process = builder.start();
     long end = System.nanoTime() + Duration.ofMinutes(4).toNanos();

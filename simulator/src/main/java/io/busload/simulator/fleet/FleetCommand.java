@@ -57,6 +57,12 @@ public final class FleetCommand implements Callable<Integer> {
           + " coordinator's bridge, on --http-port + 1; issue 16). Default ${DEFAULT-VALUE}.")
   String transport;
 
+  @Option(names = "--tls",
+      description = "The bridge's connections: on (mutual TLS, a certificate per virtual agent issued in-process, as"
+          + " real agents connect) or off (plain WebSockets, to compare). Default: on with --transport bridge;"
+          + " the cluster transport is always plain.")
+  String tls;
+
   @Option(names = "--out", required = true, description = "Directory for fleet.md, fleet.json, the coordinator's data and logs.")
   Path out;
 
@@ -79,11 +85,23 @@ public final class FleetCommand implements Callable<Integer> {
       default -> throw new IllegalArgumentException("--transport: cluster or bridge, got '" + transport + "'");
     };
     command += " --transport " + transport;
+    FleetRun.Security security = switch (tls == null ? (way == FleetRun.Transport.BRIDGE ? "on" : "off") : tls) {
+      case "on" -> FleetRun.Security.MUTUAL_TLS;
+      case "off" -> FleetRun.Security.PLAIN;
+      default -> throw new IllegalArgumentException("--tls: on or off, got '" + tls + "'");
+    };
+    if (security == FleetRun.Security.MUTUAL_TLS && way != FleetRun.Transport.BRIDGE) {
+      throw new IllegalArgumentException("--tls on: only with --transport bridge (the cluster transport is one "
+          + "member on loopback, plain)");
+    }
+    if (way == FleetRun.Transport.BRIDGE) {
+      command += " --tls " + (security == FleetRun.Security.MUTUAL_TLS ? "on" : "off");
+    }
     String startedAt = Instant.now().toString();
     Files.createDirectories(out);
     FleetRun.Options resolved = new FleetRun.Options(agents, devices, Duration.ofSeconds(steadySeconds), suite,
         options, Duration.ofMillis(kernelMillis), Duration.ofMillis(dropKernelMillis), drop, heap, basePort, httpPort,
-        out.resolve("run"), way);
+        out.resolve("run"), way, security);
     FleetRun.Figures figures;
     try (FleetRun run = new FleetRun(resolved, System.out)) {
       figures = run.run();

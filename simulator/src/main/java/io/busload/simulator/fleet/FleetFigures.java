@@ -6,8 +6,23 @@ import java.util.Map;
 public final class FleetFigures {
   private FleetFigures() {}
 
-  /** Every agent said hello and is listed online with all its devices. */
-  public record Online(int agents, int devices, double secondsToAllOnline, double loadAverage) {}
+  /**
+   * The bridge's certificates, issued in-process before anything was measured: a fleet CA (root, coordinator CA,
+   * member CA), the coordinator's certificate written as {@code ./busload certs} writes it, and one per agent.
+   *
+   * @param seconds all of it, wall clock
+   */
+  public record Certificates(String fleetId, int agentCertificates, double seconds) {}
+
+  /**
+   * Every agent said hello and is listed online with all its devices.
+   *
+   * @param coordinatorCpuSeconds CPU the coordinator JVM used from the agents' start until all were online: their
+   *     connections (with the TLS handshakes, on a TLS bridge), hellos and first heartbeats, and the simulator's
+   *     polls of {@code /api/agents}
+   */
+  public record Online(int agents, int devices, double secondsToAllOnline, double coordinatorCpuSeconds,
+      double loadAverage) {}
 
   /**
    * The coordinator under heartbeats alone.

@@ -15,12 +15,22 @@ public record FleetReport(String command, String startedAt, FleetRun.Options opt
         + "PostgreSQL, -Xmx" + options.coordinatorHeap() + "); " + options.agents() + " virtual agents x "
         + options.devices() + " devices in one simulator JVM, "
         + (options.transport() == FleetRun.Transport.BRIDGE
-            ? "which joins no cluster: each agent holds its own WebSocket to the coordinator's bridge (plain, loopback)."
+            ? "which joins no cluster: each agent holds its own WebSocket to the coordinator's bridge on loopback, "
+                + (options.security() == FleetRun.Security.MUTUAL_TLS
+                    ? "with mutual TLS (each agent with a certificate of its own)." : "plain (no TLS).")
             : "which is one Hazelcast lite member."));
     out.println();
+    FleetFigures.Certificates certs = figures.certificates();
+    out.println("Bridge security: " + options.security() + (certs == null ? "." : String.format(
+        "; fleet CA %s, the coordinator's certificate and %d agent certificates issued in-process in %.2f s, before "
+            + "any measured window.", certs.fleetId(), certs.agentCertificates(), certs.seconds())));
+    out.println();
     out.println("## Online");
-    out.printf("%d agents, %d devices online %.1f s after the agents started (load %.2f).%n%n", on.agents(),
-        on.devices(), on.secondsToAllOnline(), on.loadAverage());
+    out.printf("%d agents, %d devices online %.1f s after the agents started (load %.2f); the coordinator used %.2f "
+        + "CPU s meanwhile (%.1f ms per agent: connection%s, hello, heartbeats, the simulator's polls).%n%n",
+        on.agents(), on.devices(), on.secondsToAllOnline(), on.loadAverage(), on.coordinatorCpuSeconds(),
+        on.coordinatorCpuSeconds() * 1000 / on.agents(),
+        options.security() == FleetRun.Security.MUTUAL_TLS ? " with its TLS handshake" : "");
     out.println("## Steady under heartbeats (target: coordinator <= 0.5 core, heap flat)");
     out.printf("| window | coordinator JVM cores | PostgreSQL cores | heartbeats/s | coordinator RSS MiB | collections "
         + "| heap after GC, first fifth MiB | last fifth MiB | slope MiB/min | load avg start / end |%n");

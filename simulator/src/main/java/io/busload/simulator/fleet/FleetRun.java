@@ -10,8 +10,10 @@ import io.busload.agent.cluster.ClusterLink;
 import io.busload.agent.cluster.FleetLink;
 import io.busload.protocol.bridge.BridgeClient;
 import io.busload.protocol.cluster.Cluster;
-import io.vertx.core.http.WebSocketClientOptions;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.protocol.cluster.FleetTls;
+import io.busload.simulator.tls.FleetCa;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.busload.simulator.os.ChildJvm;
 import io.busload.simulator.os.ProcStats;
 import io.vertx.core.Future;
@@ -47,13 +49,19 @@ public final class FleetRun implements AutoCloseable {
    */
   public record Options(int agents, int devices, Duration steady, String suite, Map<String, String> suiteOptions,
       Duration kernelTime, Duration dropKernelTime, double dropFraction, String coordinatorHeap, int basePort,
-      int httpPort, Path workDir, Transport transport) {
+      int httpPort, Path workDir, Transport transport, Security security) {
+    public Options {
+      if (transport == Transport.CLUSTER && security == Security.MUTUAL_TLS) {
+        throw new IllegalArgumentException("mutual TLS is the bridge's: the cluster transport runs plain on loopback");
+      }
+    }
+
     /** Without a transport: agents share the simulator's cluster member, as before issue 16's bridge. */
     public Options(int agents, int devices, Duration steady, String suite, Map<String, String> suiteOptions,
         Duration kernelTime, Duration dropKernelTime, double dropFraction, String coordinatorHeap, int basePort,
         int httpPort, Path workDir) {
       this(agents, devices, steady, suite, suiteOptions, kernelTime, dropKernelTime, dropFraction, coordinatorHeap,
-          basePort, httpPort, workDir, Transport.CLUSTER);
+          basePort, httpPort, workDir, Transport.CLUSTER, Security.PLAIN);
     }
   }
 
@@ -63,9 +71,20 @@ public final class FleetRun implements AutoCloseable {
    */
   public enum Transport { CLUSTER, BRIDGE }
 
-  /** What the run measured. */
-  public record Figures(FleetFigures.Online online, FleetFigures.Steady steady, FleetFigures.Sweep sweep,
-      FleetFigures.Drop drop) {}
+  /**
+   * The bridge's connections: plain WebSockets, or mutual TLS as real agents use it, each virtual agent with a
+   * certificate of its own (CN its agent id, OU agent) from a fleet CA made for the run, and the coordinator with
+   * one of its own ({@code BUSLOAD_TLS_DIR}). The cluster transport is always plain (one member on loopback).
+   */
+  public enum Security { PLAIN, MUTUAL_TLS }
+
+  /**
+   * What the run measured.
+   *
+   * @param certificates what issuing the bridge's certificates took, before any measured window; null when plain
+   */
+  public record Figures(FleetFigures.Certificates certificates, FleetFigures.Online online,
+      FleetFigures.Steady steady, FleetFigures.Sweep sweep, FleetFigures.Drop drop) {}
 
   private final Options options;
   private final PrintStream log;
@@ -74,7 +93,8 @@ public final class FleetRun implements AutoCloseable {
   private final List<VirtualAgent> agents = new ArrayList<>();
   private CoordinatorProcess coordinator;
   private Vertx vertx;
-  private java.util.function.Function<Vertx, FleetLink> links;
+  /** An agent's way to the coordinator, by agent id (with TLS, each has its own certificate). */
+  private java.util.function.BiFunction<String, Vertx, FleetLink> links;
 
   public FleetRun(Options options, PrintStream log) {
     this.options = options;
@@ -86,19 +106,32 @@ public final class FleetRun implements AutoCloseable {
     String cluster = "busload-fleet-sim-" + UUID.randomUUID().toString().substring(0, 8);
     log.printf("starting a coordinator (embedded PostgreSQL) in %s%n", options.workDir());
     int bridgePort = options.transport() == Transport.BRIDGE ? options.httpPort() + 1 : -1;
+    FleetFigures.Certificates certificates = null;
+    Map<String, WebSocketClientOptions> agentTls = Map.of();
+    Path coordinatorTls = null;
+    if (options.security() == Security.MUTUAL_TLS) {
+      IssuedFleet issued = issue(options.agents(), options.workDir().resolve("tls"));
+      certificates = issued.figures();
+      agentTls = issued.agents();
+      coordinatorTls = issued.coordinatorDir();
+      log.printf("issued fleet %s's CA, the coordinator's certificate and %d agent certificates in %.2f s%n",
+          certificates.fleetId(), certificates.agentCertificates(), certificates.seconds());
+    }
     coordinator = CoordinatorProcess.start(options.workDir(), cluster, options.basePort(), options.httpPort(),
-        bridgePort, options.coordinatorHeap());
+        bridgePort, coordinatorTls, options.coordinatorHeap());
     if (options.transport() == Transport.BRIDGE) {
       // Not a member at all: every virtual agent holds its own connection to the bridge.
       vertx = Vertx.vertx();
       List<BridgeClient.Endpoint> bridge = List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort));
-      links = v -> new BridgeLink(new BridgeClient(v, bridge, new WebSocketClientOptions(), BridgeSettings.PING))
+      Map<String, WebSocketClientOptions> tls = agentTls;
+      links = (agentId, v) -> new BridgeLink(new BridgeClient(v, bridge,
+          new WebSocketClientOptions(tls.getOrDefault(agentId, new WebSocketClientOptions())), BridgeSettings.PING))
           .start();
     } else {
       // Every virtual agent shares this one member: membership is measured apart (simulate membership).
       vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
           List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
-      links = v -> new ClusterLink(v, false);
+      links = (agentId, v) -> new ClusterLink(v, false);
     }
     FleetFigures.Online online = online();
     log.println(online);
@@ -109,15 +142,44 @@ public final class FleetRun implements AutoCloseable {
     log.println(sweep);
     FleetFigures.Drop drop = drop();
     log.println(drop);
-    return new Figures(online, steady, sweep, drop);
+    return new Figures(certificates, online, steady, sweep, drop);
+  }
+
+  /**
+   * The bridge's certificates for a run.
+   *
+   * @param coordinatorDir the coordinator's member directory, as {@code ./busload certs} writes it
+   * @param agents each virtual agent's client options: its own key and certificate, the coordinator CA trusted
+   */
+  record IssuedFleet(Path coordinatorDir, Map<String, WebSocketClientOptions> agents,
+      FleetFigures.Certificates figures) {}
+
+  /**
+   * A fleet CA, the coordinator's certificate (for 127.0.0.1 and localhost, as the agents' host check needs) written
+   * to {@code dir}, and one agent certificate per virtual agent, held in memory; timed, outside every measured window.
+   */
+  static IssuedFleet issue(int agentCount, Path dir) throws java.io.IOException {
+    long start = System.nanoTime();
+    FleetCa ca = FleetCa.create();
+    Path coordinatorDir = FleetCa.write(ca.issue("coordinator", "sim-coordinator", List.of("localhost", "127.0.0.1")),
+        dir);
+    Map<String, WebSocketClientOptions> agents = new java.util.HashMap<>();
+    for (int i = 0; i < agentCount; i++) {
+      String agentId = VirtualAgent.idOf(i);
+      FleetCa.Member member = ca.issue("agent", agentId, List.of());
+      agents.put(agentId, FleetTls.bridgeClient(new WebSocketClientOptions(), member.keyCertOptions(),
+          member.trustOptions()));
+    }
+    return new IssuedFleet(coordinatorDir, Map.copyOf(agents),
+        new FleetFigures.Certificates(ca.fleetId(), agentCount, (System.nanoTime() - start) / 1e9));
   }
 
   private FleetFigures.Online online() throws Exception {
-    Path outboxes = options.workDir().resolve("outboxes");
+    ProcStats jvm0 = coordinator.jvm();
     long start = System.nanoTime();
     List<Future<String>> started = new ArrayList<>();
     for (int i = 0; i < options.agents(); i++) {
-      VirtualAgent agent = new VirtualAgent(i, options.devices(), outboxes, () -> kernelMillis.get(), tally, links);
+      VirtualAgent agent = newAgent(i);
       agents.add(agent);
       started.add(vertx.deployVerticle(agent));
     }
@@ -125,7 +187,14 @@ public final class FleetRun implements AutoCloseable {
     int expected = options.agents() * options.devices();
     await("all agents online", Duration.ofMinutes(10), () -> onlineDevices() == expected);
     return new FleetFigures.Online(options.agents(), expected, (System.nanoTime() - start) / 1e9,
-        ProcStats.loadAverage());
+        coordinator.jvm().cpuSeconds() - jvm0.cpuSeconds(), ProcStats.loadAverage());
+  }
+
+  /** Agent {@code i}, the same host (id, devices, outbox, certificate) on every start. */
+  private VirtualAgent newAgent(int i) {
+    String agentId = VirtualAgent.idOf(i);
+    return new VirtualAgent(i, options.devices(), options.workDir().resolve("outboxes"), () -> kernelMillis.get(),
+        tally, v -> links.apply(agentId, v));
   }
 
   private int onlineDevices() {
@@ -241,8 +310,7 @@ public final class FleetRun implements AutoCloseable {
       long back = System.nanoTime();
       List<Future<String>> restarted = new ArrayList<>();
       for (int i : dropped) {
-        VirtualAgent again = new VirtualAgent(i, options.devices(), options.workDir().resolve("outboxes"),
-            () -> kernelMillis.get(), tally, links);
+        VirtualAgent again = newAgent(i);
         resent[0] += again.pendingInOutbox();
         agents.set(i, again);
         restarted.add(vertx.deployVerticle(again));

@@ -84,7 +84,7 @@ final class VirtualAgent extends VerticleBase {
   VirtualAgent(int index, int deviceCount, Path outboxRoot, java.util.function.LongSupplier kernelMillis,
       Tally tally, java.util.function.Function<io.vertx.core.Vertx, io.busload.agent.cluster.FleetLink> links) {
     this.links = links;
-    this.agentId = String.format("sim-%04d", index);
+    this.agentId = idOf(index);
     this.outboxDir = outboxRoot.resolve(agentId);
     this.kernelMillis = kernelMillis;
     this.tally = tally;
@@ -103,6 +103,11 @@ final class VirtualAgent extends VerticleBase {
 
   String agentId() {
     return agentId;
+  }
+
+  /** Agent {@code index}'s id, the name its certificate is issued to. */
+  static String idOf(int index) {
+    return String.format("sim-%04d", index);
   }
 
   List<DeviceInfo> devices() {

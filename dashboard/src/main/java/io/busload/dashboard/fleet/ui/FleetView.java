@@ -36,6 +36,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hosts, agents and their devices (name, kind, fingerprint), online or not, what each device runs now with a
@@ -54,6 +56,9 @@ public class FleetView extends VerticalLayout {
   /** The cohort check reads every device's newest results: once a minute is plenty for a card going bad. */
   static final int COHORT_EVERY = 30;
   private static final int QUEUE_LIMIT = 10_000;
+  /** Rows the grid fetches at a time. */
+  private static final int PAGE = 50;
+  private static final Logger LOG = LoggerFactory.getLogger(FleetView.class);
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneId.systemDefault());
 
@@ -78,6 +83,7 @@ public class FleetView extends VerticalLayout {
   private int polls;
 
   public FleetView(CoordinatorClient coordinator) {
+    long started = System.nanoTime();
     this.coordinator = coordinator;
     configureGrid();
     configureFilters();
@@ -87,6 +93,7 @@ public class FleetView extends VerticalLayout {
     filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
     add(summary, notice, filters, groups, grid, csv.link(), pushedSummary, pushed);
     setSizeFull();
+    LOG.debug("Fleet view built in {} ms", ms(System.nanoTime() - started));
   }
 
   private void configureGrid() {
@@ -106,7 +113,7 @@ public class FleetView extends VerticalLayout {
     grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setWidth("16em")
         .setFlexGrow(1);
     grid.setSizeFull();
-    grid.setPageSize(50);
+    grid.setPageSize(PAGE);
     // Lazy: the grid asks for the rows in view (50 at a time) as it scrolls; 8,000 rows never travel at once. Rows are
     // known by agent and device, so the browser's keys survive a refresh that brings new figures for them.
     grid.setItems(new CallbackDataProvider<Row, Void>(
@@ -233,23 +240,63 @@ public class FleetView extends VerticalLayout {
 
   private void refresh() {
     try {
-      var agents = coordinator.agents();
-      Map<String, Integer> queued = coordinator.runs("QUEUED", null, QUEUE_LIMIT).stream()
-          .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
-      if (polls++ % COHORT_EVERY == 0) {
-        cohort = marks(coordinator.cohortFlags());
+      Read read = read(coordinator, polls++ % COHORT_EVERY == 0);
+      table = read.table();
+      if (read.cohort() != null) {
+        cohort = read.cohort();
       }
-      table = new FleetTable(FleetRows.of(agents, queued));
       showTable();
-      var outside = coordinator.pushedDevices();
-      pushed.setItems(outside);
-      pushed.setVisible(!outside.isEmpty());
-      pushedSummary.setText(outside.isEmpty() ? ""
-          : outside.size() + " device(s) known only through pushed results (./busload push), never a sweep's target");
+      pushed.setItems(read.pushed());
+      pushed.setVisible(!read.pushed().isEmpty());
+      pushedSummary.setText(read.pushed().isEmpty() ? "" : read.pushed().size()
+          + " device(s) known only through pushed results (./busload push), never a sweep's target");
       notice.clear();
     } catch (CoordinatorException e) {
       // Keep the last rows: stale but labelled beats an empty table while the coordinator restarts.
       notice.show(e.getMessage());
+    }
+  }
+
+  /** What one refresh reads from the coordinator: the table of devices, the cohort marks (null: not read this time). */
+  record Read(FleetTable table, Map<String, String> cohort, List<io.busload.dashboard.coordinator.Device> pushed) {}
+
+  /** The coordinator's agents, queued runs, cohort flags ({@code withCohort}) and pushed devices, timed (DEBUG). */
+  static Read read(CoordinatorClient coordinator, boolean withCohort) {
+    long started = System.nanoTime();
+    var agents = coordinator.agents();
+    long agentsRead = System.nanoTime();
+    Map<String, Integer> queued = coordinator.runs("QUEUED", null, QUEUE_LIMIT).stream()
+        .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
+    long queuedRead = System.nanoTime();
+    Map<String, String> cohort = withCohort ? marks(coordinator.cohortFlags()) : null;
+    long cohortRead = System.nanoTime();
+    FleetTable table = new FleetTable(FleetRows.of(agents, queued));
+    long tabled = System.nanoTime();
+    var pushed = coordinator.pushedDevices();
+    LOG.debug("Fleet read: agents {} ms ({} devices), queued runs {} ms, cohort flags {} ms, table {} ms, pushed"
+        + " devices {} ms", ms(agentsRead - started), table.counts().devices(), ms(queuedRead - agentsRead),
+        ms(cohortRead - queuedRead), ms(tabled - cohortRead), ms(System.nanoTime() - tabled));
+    return new Read(table, cohort, pushed);
+  }
+
+  /**
+   * Reads the fleet {@code rounds} times as an open does, and counts, groups and renders a page of its rows, outside
+   * any browser and UI: the code an open runs is then loaded and compiled before a person opens the view
+   * ({@link io.busload.dashboard.base.ui.FirstOpenWarmup}). An unreachable coordinator ends it quietly.
+   */
+  public static void warmUp(CoordinatorClient coordinator, int rounds) {
+    try {
+      for (int i = 0; i < rounds; i++) {
+        FleetTable table = read(coordinator, true).table();
+        table.counts();
+        table.hosts();
+        table.page(FleetTable.Filter.ALL, 0, PAGE).forEach(FleetView::running);
+        for (FleetTable.GroupBy by : FleetTable.GroupBy.values()) {
+          table.groups(new FleetTable.Filter("", null, by, null));
+        }
+      }
+    } catch (CoordinatorException e) {
+      LOG.debug("Fleet view warm-up ended: {}", e.getMessage());
     }
   }
 
@@ -265,6 +312,10 @@ public class FleetView extends VerticalLayout {
           + " more kernel case" + (list.size() > 2 ? "s" : "") + ")" : ""));
     });
     return marks;
+  }
+
+  private static long ms(long nanos) {
+    return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   private static String formatTime(Instant instant) {

@@ -3,11 +3,13 @@ package io.busload.dashboard.base.ui;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.fleet.ui.FleetView;
 import java.io.IOException;
+import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +23,9 @@ import org.springframework.stereotype.Component;
  * (ScaleViewsBrowserTest, 8,000 devices: 4.3 s against 0.9 s at load 7), and the browser was not the reason: the
  * page's first request spent 0.76 s in this server and the view's first round trip 2.3 s, of which reading the
  * fleet from the coordinator was 1.2 s (0.1 to 0.25 s once warm). That is a cold JVM: classes loaded and code
- * interpreted the first time. So, once at start and in the background, this asks the server for its page as a
- * browser's first request does, and runs the Fleet view's open without a browser ({@link FleetView#warmUp}).
+ * interpreted the first time. So, once at start and in the background, this asks the server for its page and its
+ * Vaadin bootstrap as a browser's first visit does, and runs the Fleet view's read of the fleet without a browser
+ * ({@link FleetView#warmUp}).
  */
 @Component
 public class FirstOpenWarmup {
@@ -63,11 +66,19 @@ public class FirstOpenWarmup {
         ROUNDS);
   }
 
-  /** A plain GET, as a browser's first request: only its effect on this JVM matters, not the answer. */
+  /**
+   * What a browser's first visit asks before the view's first round trip: the page, then, in the same session,
+   * Vaadin's bootstrap ({@code v-r=init}, which makes the session's UI). Only the effect on this JVM matters, not the
+   * answers; the UI made here is dropped as any unused one is, when its heartbeats stay away.
+   */
   private static void requestPage(URI page) {
-    try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-      http.send(HttpRequest.newBuilder(page).timeout(Duration.ofSeconds(30)).build(),
-          HttpResponse.BodyHandlers.discarding());
+    try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+        .cookieHandler(new CookieManager()).build()) {
+      for (URI uri : List.of(page, page.resolve("?v-r=init&location=fleet&query="))) {
+        HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse.BodyHandlers.discarding());
+        LOG.debug("warm-up asked {}: {}", uri, answer.statusCode());
+      }
     } catch (IOException e) {
       // Bound to another address, say: the warm-up is an optimisation, the page is served all the same.
       LOG.debug("warm-up could not request {}: {}", page, e.toString());

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
 @Route(value = "fleet", layout = MainLayout.class)
 @PageTitle("Fleet | Busload")
 @AnonymousAllowed
-// The progress bars are drawn by a template (RUNNING), not a ProgressBar component: this still loads their element.
+// The progress bars are drawn by a template (running), not a ProgressBar component: this still loads their element.
 @Uses(ProgressBar.class)
 public class FleetView extends VerticalLayout {
   /** Agents heartbeat every 2 s (docs/contract.md); refreshing as often shows changes without flooding REST. */
@@ -69,7 +69,7 @@ public class FleetView extends VerticalLayout {
    * values per row, not server-side components: with components, the first page of 50 rows was 200 of them to build,
    * send and bind (issue 16, first open).
    */
-  private static final LitRenderer<Row> RUNNING = LitRenderer.<Row>of("""
+  private final LitRenderer<Row> running = LitRenderer.<Row>of("""
       <div style="display: flex; flex-direction: column">${item.runId
         ? html`<a href="runs/${item.runId}">${item.now}</a><vaadin-progress-bar class="run-progress"
             aria-label="progress of ${item.device}" .value=${item.progress}></vaadin-progress-bar>`
@@ -127,7 +127,7 @@ public class FleetView extends VerticalLayout {
     csv.column("Cohort", row -> cohort.getOrDefault(row.deviceId(), "")).setAutoWidth(true)
         .setPartNameGenerator(row -> cohort.containsKey(row.deviceId()) ? "cohort-flag" : null);
     csv.csvOnly("Running now", Row::now);
-    grid.addColumn(RUNNING).setHeader("Running now").setWidth("16em").setFlexGrow(1);
+    grid.addColumn(running).setHeader("Running now").setWidth("16em").setFlexGrow(1);
     grid.setSizeFull();
     grid.setPageSize(PAGE);
     // Lazy: the grid asks for the rows in view (50 at a time) as it scrolls; 8,000 rows never travel at once. Rows are

@@ -3,9 +3,9 @@ package io.busload.dashboard.fleet.ui;
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
 import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.dependency.Uses;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
-import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
@@ -15,7 +15,7 @@ import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.progressbar.ProgressBar;
 import com.vaadin.flow.data.provider.CallbackDataProvider;
-import com.vaadin.flow.data.renderer.ComponentRenderer;
+import com.vaadin.flow.data.renderer.LitRenderer;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.auth.AnonymousAllowed;
@@ -36,6 +36,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hosts, agents and their devices (name, kind, fingerprint), online or not, what each device runs now with a
@@ -48,14 +50,34 @@ import java.util.stream.Collectors;
 @Route(value = "fleet", layout = MainLayout.class)
 @PageTitle("Fleet | Busload")
 @AnonymousAllowed
+// The progress bars are drawn by a template (running), not a ProgressBar component: this still loads their element.
+@Uses(ProgressBar.class)
 public class FleetView extends VerticalLayout {
   /** Agents heartbeat every 2 s (docs/contract.md); refreshing as often shows changes without flooding REST. */
   static final int REFRESH_MILLIS = 2_000;
   /** The cohort check reads every device's newest results: once a minute is plenty for a card going bad. */
   static final int COHORT_EVERY = 30;
   private static final int QUEUE_LIMIT = 10_000;
+  /** Rows the grid fetches at a time. */
+  private static final int PAGE = 50;
+  private static final Logger LOG = LoggerFactory.getLogger(FleetView.class);
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneId.systemDefault());
+
+  /**
+   * The run in words with a bar of its progress, linking to the run's detail. A template the browser fills from four
+   * values per row, not server-side components: with components, the first page of 50 rows was 200 of them to build,
+   * send and bind (issue 16, first open).
+   */
+  private final LitRenderer<Row> running = LitRenderer.<Row>of("""
+      <div style="display: flex; flex-direction: column">${item.runId
+        ? html`<a href="runs/${item.runId}">${item.now}</a><vaadin-progress-bar class="run-progress"
+            aria-label="progress of ${item.device}" .value=${item.progress}></vaadin-progress-bar>`
+        : html`<span>${item.now}</span>`}</div>""")
+      .withProperty("runId", Row::runId)
+      .withProperty("now", Row::now)
+      .withProperty("device", Row::deviceId)
+      .withProperty("progress", Row::progress);
 
   private final CoordinatorClient coordinator;
   private final Grid<Row> grid = new Grid<>();
@@ -78,6 +100,7 @@ public class FleetView extends VerticalLayout {
   private int polls;
 
   public FleetView(CoordinatorClient coordinator) {
+    long started = System.nanoTime();
     this.coordinator = coordinator;
     configureGrid();
     configureFilters();
@@ -87,6 +110,7 @@ public class FleetView extends VerticalLayout {
     filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
     add(summary, notice, filters, groups, grid, csv.link(), pushedSummary, pushed);
     setSizeFull();
+    LOG.debug("Fleet view built in {} ms", ms(System.nanoTime() - started));
   }
 
   private void configureGrid() {
@@ -103,10 +127,9 @@ public class FleetView extends VerticalLayout {
     csv.column("Cohort", row -> cohort.getOrDefault(row.deviceId(), "")).setAutoWidth(true)
         .setPartNameGenerator(row -> cohort.containsKey(row.deviceId()) ? "cohort-flag" : null);
     csv.csvOnly("Running now", Row::now);
-    grid.addColumn(new ComponentRenderer<>(FleetView::running)).setHeader("Running now").setWidth("16em")
-        .setFlexGrow(1);
+    grid.addColumn(running).setHeader("Running now").setWidth("16em").setFlexGrow(1);
     grid.setSizeFull();
-    grid.setPageSize(50);
+    grid.setPageSize(PAGE);
     // Lazy: the grid asks for the rows in view (50 at a time) as it scrolls; 8,000 rows never travel at once. Rows are
     // known by agent and device, so the browser's keys survive a refresh that brings new figures for them.
     grid.setItems(new CallbackDataProvider<Row, Void>(
@@ -195,30 +218,15 @@ public class FleetView extends VerticalLayout {
     pushed.setVisible(false);
   }
 
-  /** The run in words with a bar of its progress, linking to the run's detail. */
-  private static VerticalLayout running(Row row) {
-    VerticalLayout cell = new VerticalLayout();
-    cell.setPadding(false);
-    cell.setSpacing(false);
-    if (row.runId() == null) {
-      cell.add(new Span(row.now()));
-      return cell;
-    }
-    Anchor link = new Anchor("runs/" + row.runId(), row.now());
-    ProgressBar bar = new ProgressBar(0, 1, row.progress());
-    bar.getElement().setAttribute("aria-label", "progress of " + row.deviceId());
-    bar.addClassName("run-progress");
-    cell.add(link, bar);
-    return cell;
-  }
-
   @Override
   protected void onAttach(AttachEvent attachEvent) {
+    long started = System.nanoTime();
     super.onAttach(attachEvent);
     UI ui = attachEvent.getUI();
     refresh();
     ui.setPollInterval(REFRESH_MILLIS);
     polling = ui.addPollListener(poll -> refresh());
+    LOG.debug("Fleet view attached, its first read included, in {} ms", ms(System.nanoTime() - started));
   }
 
   @Override
@@ -233,23 +241,63 @@ public class FleetView extends VerticalLayout {
 
   private void refresh() {
     try {
-      var agents = coordinator.agents();
-      Map<String, Integer> queued = coordinator.runs("QUEUED", null, QUEUE_LIMIT).stream()
-          .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
-      if (polls++ % COHORT_EVERY == 0) {
-        cohort = marks(coordinator.cohortFlags());
+      Read read = read(coordinator, polls++ % COHORT_EVERY == 0);
+      table = read.table();
+      if (read.cohort() != null) {
+        cohort = read.cohort();
       }
-      table = new FleetTable(FleetRows.of(agents, queued));
       showTable();
-      var outside = coordinator.pushedDevices();
-      pushed.setItems(outside);
-      pushed.setVisible(!outside.isEmpty());
-      pushedSummary.setText(outside.isEmpty() ? ""
-          : outside.size() + " device(s) known only through pushed results (./busload push), never a sweep's target");
+      pushed.setItems(read.pushed());
+      pushed.setVisible(!read.pushed().isEmpty());
+      pushedSummary.setText(read.pushed().isEmpty() ? "" : read.pushed().size()
+          + " device(s) known only through pushed results (./busload push), never a sweep's target");
       notice.clear();
     } catch (CoordinatorException e) {
       // Keep the last rows: stale but labelled beats an empty table while the coordinator restarts.
       notice.show(e.getMessage());
+    }
+  }
+
+  /** What one refresh reads from the coordinator: the table of devices, the cohort marks (null: not read this time). */
+  record Read(FleetTable table, Map<String, String> cohort, List<io.busload.dashboard.coordinator.Device> pushed) {}
+
+  /** The coordinator's agents, queued runs, cohort flags ({@code withCohort}) and pushed devices, timed (DEBUG). */
+  static Read read(CoordinatorClient coordinator, boolean withCohort) {
+    long started = System.nanoTime();
+    var agents = coordinator.agents();
+    long agentsRead = System.nanoTime();
+    Map<String, Integer> queued = coordinator.runs("QUEUED", null, QUEUE_LIMIT).stream()
+        .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
+    long queuedRead = System.nanoTime();
+    Map<String, String> cohort = withCohort ? marks(coordinator.cohortFlags()) : null;
+    long cohortRead = System.nanoTime();
+    FleetTable table = new FleetTable(FleetRows.of(agents, queued));
+    long tabled = System.nanoTime();
+    var pushed = coordinator.pushedDevices();
+    LOG.debug("Fleet read: agents {} ms ({} devices), queued runs {} ms, cohort flags {} ms, table {} ms, pushed"
+        + " devices {} ms", ms(agentsRead - started), table.counts().devices(), ms(queuedRead - agentsRead),
+        ms(cohortRead - queuedRead), ms(tabled - cohortRead), ms(System.nanoTime() - tabled));
+    return new Read(table, cohort, pushed);
+  }
+
+  /**
+   * Reads the fleet {@code rounds} times as an open does, and counts, groups and renders a page of its rows, outside
+   * any browser and UI: the code an open runs is then loaded and compiled before a person opens the view
+   * ({@link io.busload.dashboard.base.ui.FirstOpenWarmup}). An unreachable coordinator ends it quietly.
+   */
+  public static void warmUp(CoordinatorClient coordinator, int rounds) {
+    try {
+      for (int i = 0; i < rounds; i++) {
+        FleetTable table = read(coordinator, true).table();
+        table.counts();
+        table.hosts();
+        table.page(FleetTable.Filter.ALL, 0, PAGE);
+        for (FleetTable.GroupBy by : FleetTable.GroupBy.values()) {
+          table.groups(new FleetTable.Filter("", null, by, null));
+        }
+      }
+    } catch (CoordinatorException e) {
+      LOG.debug("Fleet view warm-up ended: {}", e.getMessage());
     }
   }
 
@@ -265,6 +313,10 @@ public class FleetView extends VerticalLayout {
           + " more kernel case" + (list.size() > 2 ? "s" : "") + ")" : ""));
     });
     return marks;
+  }
+
+  private static long ms(long nanos) {
+    return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   private static String formatTime(Instant instant) {

@@ -10,19 +10,22 @@
 #   5. FleetComparison of each sweep against the standalone run: within 1% on every kernel, 0 lost, 0 duplicated.
 # $OUT/summary.txt holds what decides; $OUT/fleet-run.tar.gz everything (logs, exports, certificates' subjects).
 # SUITE and DEVICE (cuda:0 by default) let the same script rehearse on a machine without a GPU: SUITE=stride DEVICE=cpu.
-# TRANSPORT=bridge (issue 16) starts the agent outside the cluster, on the coordinator's bridge (BUSLOAD_BRIDGE_PORT
-# 7443, mutual TLS with the same certificates); TRANSPORT=cluster (this script's default, as it was measured first)
-# makes it a Hazelcast member (BUSLOAD_TRANSPORT=cluster; the coordinator serves no bridge).
+# TRANSPORT picks how the agent reaches the coordinator (issue 16): default (the product's defaults, nothing set: the
+# coordinator serves its bridge on 7704 and the agent finds it from the cluster settings, as its certificate's name,
+# with mutual TLS), bridge (the same with the port and endpoint named: BUSLOAD_BRIDGE_PORT 7443, BUSLOAD_BRIDGE), or
+# cluster (BUSLOAD_TRANSPORT=cluster: the agent a Hazelcast member, the coordinator serving no bridge).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SUITE=${SUITE:-coalescing}
 DEVICE=${DEVICE:-cuda:0}
-TRANSPORT=${TRANSPORT:-cluster}
-COORD_ENV=(BUSLOAD_BRIDGE_PORT=off); AGENT_ENV=(BUSLOAD_TRANSPORT=cluster)
-if [[ $TRANSPORT == bridge ]]; then
+TRANSPORT=${TRANSPORT:-default}
+case "$TRANSPORT" in
+  default) COORD_ENV=(); AGENT_ENV=() ;;
   # The agent's id is its certificate's name, which the bridge checks on every message.
-  COORD_ENV=(BUSLOAD_BRIDGE_PORT=7443); AGENT_ENV=(BUSLOAD_BRIDGE=localhost:7443 BUSLOAD_AGENT_ID=gpu)
-fi
+  bridge) COORD_ENV=(BUSLOAD_BRIDGE_PORT=7443); AGENT_ENV=(BUSLOAD_BRIDGE=localhost:7443 BUSLOAD_AGENT_ID=gpu) ;;
+  cluster) COORD_ENV=(BUSLOAD_BRIDGE_PORT=off); AGENT_ENV=(BUSLOAD_TRANSPORT=cluster) ;;
+  *) echo "TRANSPORT: default, bridge or cluster, not '$TRANSPORT'" >&2; exit 2 ;;
+esac
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 WORK=/tmp/busload-fleet; rm -rf "$WORK"; mkdir -p "$WORK/logs" "$WORK/results"
 R="$WORK/results"

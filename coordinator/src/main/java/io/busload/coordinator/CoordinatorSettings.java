@@ -100,18 +100,9 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
         DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")),
-        bridgePort(env.get("BUSLOAD_BRIDGE_PORT")));
-  }
-
-  /**
-   * Issue 16: agents reach the fleet through the bridge by default, so every coordinator serves it unless told
-   * {@code off} (a fleet whose agents all join the cluster).
-   */
-  private static int bridgePort(String value) {
-    if (!present(value)) {
-      return io.busload.protocol.bridge.BridgeClient.DEFAULT_PORT;
-    }
-    return "off".equalsIgnoreCase(value.strip()) ? NO_BRIDGE : portNumber("BUSLOAD_BRIDGE_PORT", value);
+        // Issue 16: agents reach the fleet through the bridge by default, so every coordinator serves it unless told
+        // off (a fleet whose agents all join the cluster).
+        io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE));
   }
 
   private static boolean restTls(String value) {

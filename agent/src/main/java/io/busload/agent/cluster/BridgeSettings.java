@@ -65,20 +65,12 @@ public record BridgeSettings(List<BridgeClient.Endpoint> endpoints, FleetTls tls
 
   /** The coordinators named for the cluster, each at the bridge port. */
   private static List<BridgeClient.Endpoint> coordinators(Map<String, String> env) {
-    String portValue = env.getOrDefault("BUSLOAD_BRIDGE_PORT", "").strip();
-    int port = BridgeClient.DEFAULT_PORT;
-    if (portValue.equalsIgnoreCase("off")) {
-      throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT=off, but this agent reaches the fleet through the "
-          + "coordinators' bridge (the default): name their port, or set BUSLOAD_TRANSPORT=cluster to join the cluster");
-    } else if (!portValue.isEmpty()) {
-      try {
-        port = Integer.parseInt(portValue);
-      } catch (NumberFormatException e) {
-        port = -1;
-      }
-      if (port < 1 || port > 65_535) {
-        throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT: not a port number: '" + portValue + "'");
-      }
+    int port = BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElseThrow(() -> new IllegalArgumentException(
+        "BUSLOAD_BRIDGE_PORT=off, but this agent reaches the fleet through the coordinators' bridge (the default): "
+        + "name their port, or set BUSLOAD_TRANSPORT=cluster to join the cluster"));
+    if (port == 0) {
+      throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT: 0 picks a free port on a coordinator; an agent needs "
+          + "the port the coordinators serve");
     }
     String members = env.getOrDefault("BUSLOAD_CLUSTER_MEMBERS", env.getOrDefault("BUSLOAD_CLUSTER_HOST", "127.0.0.1"));
     List<BridgeClient.Endpoint> endpoints = new java.util.ArrayList<>();

@@ -42,6 +42,30 @@ public final class BridgeClient {
    * otherwise: next to the event bus's 7701-7703, so one firewall range covers the fleet's ports.
    */
   public static final int DEFAULT_PORT = 7704;
+
+  /**
+   * {@code BUSLOAD_BRIDGE_PORT} as coordinators serve it and agents look for it: {@link #DEFAULT_PORT} when unset,
+   * empty for {@code off}, else a port number (0 to 65535).
+   *
+   * @throws IllegalArgumentException naming the variable
+   */
+  public static java.util.OptionalInt portSetting(String value) {
+    if (value == null || value.isBlank()) {
+      return java.util.OptionalInt.of(DEFAULT_PORT);
+    }
+    if (value.strip().equalsIgnoreCase("off")) {
+      return java.util.OptionalInt.empty();
+    }
+    try {
+      int port = Integer.parseInt(value.strip());
+      if (port >= 0 && port <= 65_535) {
+        return java.util.OptionalInt.of(port);
+      }
+    } catch (NumberFormatException e) {
+      // named below
+    }
+    throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT: not a port number: '" + value.strip() + "'");
+  }
   static final long FIRST_RECONNECT_MS = 250;
   static final long MAX_RECONNECT_MS = 5_000;
 

@@ -10,6 +10,9 @@
 #   5. FleetComparison of each sweep against the standalone run: within 1% on every kernel, 0 lost, 0 duplicated.
 # $OUT/summary.txt holds what decides; $OUT/fleet-run.tar.gz everything (logs, exports, certificates' subjects).
 # SUITE and DEVICE (cuda:0 by default) let the same script rehearse on a machine without a GPU: SUITE=stride DEVICE=cpu.
+# DEVICE=all is every GPU of the host (the CPU where there is none): the standalone reference runs them at once (one
+# worker each, --device all), the REST sweep names every device the agent brought, the schedule targets the agent's
+# label, and each device's results are compared with its own standalone results.
 # TRANSPORT picks how the agent reaches the coordinator (issue 16): default (the product's defaults, nothing set: the
 # coordinator serves its bridge on 7704 and the agent finds it from the cluster settings, as its certificate's name,
 # with mutual TLS), bridge (the same with the port and endpoint named: BUSLOAD_BRIDGE_PORT 7443, BUSLOAD_BRIDGE), or
@@ -57,7 +60,7 @@ finish() {
   cp "$WORK"/logs/*.log "$R/" 2>/dev/null
   tar -C "$WORK" -czf "$OUT/fleet-run.tar.gz" results
   cp "$R/summary.txt" "$OUT/summary.txt"
-  for f in comparison-rest.md comparison-cron.md machine.txt; do [[ -f "$R/$f" ]] && cp "$R/$f" "$OUT/"; done
+  for f in "$R"/comparison-*.md "$R/machine.txt"; do [[ -f "$f" ]] && cp "$f" "$OUT/"; done
   exit "${1:-0}"
 }
 
@@ -92,12 +95,19 @@ BUSLOAD_TLS_DIR="$WORK/tls/agent-gpu" BUSLOAD_OUTBOX="$WORK/outbox" BUSLOAD_LABE
 AGENT=$!
 API=http://127.0.0.1:8081/api
 device=""
+# How many devices the agent must bring: one, or with DEVICE=all every GPU nvidia-smi lists (the CPU where none).
+WANT=1
+[[ "$DEVICE" == all ]] && WANT=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c . || true)
+(( WANT > 0 )) || WANT=1
 for _ in $(seq 1 120); do
+  # The device ids online, comma-separated: the one named, or with DEVICE=all every one once WANT are there.
   device=$(curl -fs "$API/devices" 2>/dev/null | python3 -c '
 import json, sys
-for d in json.load(sys.stdin):
-    if d.get("id", "").endswith("/" + sys.argv[1]):
-        print(d["id"]); break' "$DEVICE" 2>/dev/null)
+ids = [d["id"] for d in json.load(sys.stdin) if d.get("state", "ONLINE") != "OFFLINE"]
+if sys.argv[1] == "all":
+    print(",".join(sorted(ids)) if len(ids) >= int(sys.argv[2]) else "")
+else:
+    print(next((i for i in ids if i.endswith("/" + sys.argv[1])), ""))' "$DEVICE" "$WANT" 2>/dev/null)
   [[ -n "$device" ]] && break
   kill -0 $COORD 2>/dev/null && kill -0 $AGENT 2>/dev/null || { say "a process exited at start"; for f in "$WORK"/logs/*.log; do tail -n 30 "$f"; done; finish 1; }
   sleep 1
@@ -111,12 +121,14 @@ say "fleet up ($TRANSPORT, TLS): device $device online"
 
 # 3. A sweep over REST, and a schedule due the next minute but one (so it fires once during this run).
 curl -fs -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-  -d "{\"suite\":\"$SUITE\",\"devices\":[\"$device\"]}" "$API/sweeps" > "$R/sweep-rest.json" \
+  -d "{\"suite\":\"$SUITE\",\"devices\":[\"${device//,/\",\"}\"]}" "$API/sweeps" > "$R/sweep-rest.json" \
   || { say "POST /api/sweeps refused"; finish 1; }
 REST_SWEEP=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$R/sweep-rest.json")
 fire=$(date -u -d '+2 minutes' '+%M %H')
+TARGET="{\"kind\":\"device\",\"value\":\"$device\"}"
+[[ "$DEVICE" == all ]] && TARGET='{"kind":"label","value":"lent-gpu"}'
 curl -fs -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-  -d "{\"name\":\"gpu-fleet-once\",\"cron\":\"$fire * * *\",\"timeZone\":\"UTC\",\"suite\":\"$SUITE\",\"target\":{\"kind\":\"device\",\"value\":\"$device\"}}" \
+  -d "{\"name\":\"gpu-fleet-once\",\"cron\":\"$fire * * *\",\"timeZone\":\"UTC\",\"suite\":\"$SUITE\",\"target\":$TARGET}" \
   "$API/schedules" > "$R/schedule.json" || { say "POST /api/schedules refused"; finish 1; }
 say "sweep $REST_SWEEP started over REST; schedule '$fire * * *' UTC created ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nextFireAt"])' "$R/schedule.json"))"
 CRON_SWEEP=""
@@ -155,12 +167,32 @@ kill $AGENT $COORD 2>/dev/null; wait $AGENT $COORD 2>/dev/null
 # 5. The fleet against the standalone run.
 CP="$B/agent.jar:$B/lib/*"
 status=0
+# Each device against its own standalone results: the CSVs split by deviceId (one file each when there is one device).
+split_by_device() {
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+column = rows[0].index("deviceId")
+for device in sorted({r[column] for r in rows[1:]}):
+    name = device.rsplit("/", 1)[-1].replace(":", "")
+    with open(f"{sys.argv[2]}-{name}.csv", "w", newline="") as out:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(rows[0])
+        w.writerows(r for r in rows[1:] if r[column] == device)
+    print(name)
+PY
+}
+DEVICES=$(split_by_device "$R/standalone.csv" "$R/standalone")
 for which in rest cron; do
   [[ -s "$R/sweep-$which.csv" ]] || { say "no $which sweep to compare"; status=1; continue; }
-  "$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.FleetComparison "$R/standalone.csv" "$R/sweep-$which.csv" \
-    > "$R/comparison-$which.md"
-  s=$?; (( s == 0 )) || status=1
-  say "$which sweep vs standalone (exit $s): $(tail -1 "$R/comparison-$which.md")"
+  split_by_device "$R/sweep-$which.csv" "$R/sweep-$which" > /dev/null
+  for d in $DEVICES; do
+    suffix=""; [[ "$DEVICE" == all ]] && suffix="-$d"
+    "$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.FleetComparison "$R/standalone-$d.csv" "$R/sweep-$which-$d.csv" \
+      > "$R/comparison-$which$suffix.md"
+    s=$?; (( s == 0 )) || status=1
+    say "$which sweep vs standalone on $d (exit $s): $(tail -1 "$R/comparison-$which$suffix.md")"
+  done
 done
 say "done in $(( $(date +%s) - START )) s"
 finish $status

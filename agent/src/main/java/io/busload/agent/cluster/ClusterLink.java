@@ -28,15 +28,15 @@ public final class ClusterLink implements FleetLink {
   }
 
   /**
-   * @param repairs false for the fleet simulator's virtual agents, which share one member and one Vert.x and leave
-   *     its repairs to the first
+   * @param repairs false for the fleet simulator's virtual agents, which share one member and one Vert.x, and whose
+   *     cluster is never split
    */
   public ClusterLink(Vertx vertx, boolean repairs) {
     this.vertx = vertx;
     if (repairs) {
       CoordinatorReturn.install(vertx);
     }
-    this.routes = repairs ? SplitRepair.of(vertx) : null;
+    this.routes = repairs ? SplitRepair.install(vertx) : null;
   }
 
   @Override

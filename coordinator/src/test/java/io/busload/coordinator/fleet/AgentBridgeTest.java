@@ -186,15 +186,22 @@ class AgentBridgeTest {
             .setPassword(password))
         .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(Files.readAllBytes(dashboard.trustStore())))
             .setPassword(password));
-    var socket = vertx.createWebSocketClient(options).connect(new WebSocketConnectOptions().setHost("127.0.0.1")
-        .setPort(bridgePort).setURI(BridgeClient.PATH).setSsl(true)).await(10, TimeUnit.SECONDS);
     AtomicBoolean closed = new AtomicBoolean();
     List<String> frames = new CopyOnWriteArrayList<>();
-    socket.closeHandler(v -> closed.set(true));
-    socket.textMessageHandler(frames::add);
-    socket.writeTextMessage(new JsonObject().put("type", "send").put("address", Addresses.BRIDGE_HELLO)
-        .put("body", BridgeJson.toJson(Fixtures.hello("d1", Fixtures.gpu("d1", 0)))).put("replyAddress",
-            "00000000-0000-0000-0000-000000000001").encode());
+    // Handlers go on in the connect callback, on the socket's own event loop: the bridge may close the connection
+    // as soon as it is open, before a test thread that awaited the socket could attach them.
+    vertx.createWebSocketClient(options).connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        .setPort(bridgePort).setURI(BridgeClient.PATH).setSsl(true)).onSuccess(socket -> {
+          socket.closeHandler(v -> closed.set(true));
+          socket.textMessageHandler(frames::add);
+          if (socket.isClosed()) {
+            closed.set(true);
+            return;
+          }
+          socket.writeTextMessage(new JsonObject().put("type", "send").put("address", Addresses.BRIDGE_HELLO)
+              .put("body", BridgeJson.toJson(Fixtures.hello("d1", Fixtures.gpu("d1", 0)))).put("replyAddress",
+                  "00000000-0000-0000-0000-000000000001").encode());
+        }).await(10, TimeUnit.SECONDS);
     Await.until(closed::get, Duration.ofSeconds(10), "the bridge closed the dashboard's connection");
     assertThat(frames).noneMatch(f -> f.contains("\"rec\""));
   }

@@ -53,11 +53,7 @@ public final class Cluster {
     }
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
     VertxOptions options = new VertxOptions().setEventBusOptions(eventBus);
-    return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register)
-        .map(vertx -> {
-          SplitRepair.install(vertx);
-          return vertx;
-        });
+    return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register);
   }
 
   /**

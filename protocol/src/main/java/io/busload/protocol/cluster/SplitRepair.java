@@ -53,12 +53,23 @@ public final class SplitRepair implements MembershipListener, LifecycleListener 
     this.routed = routed;
   }
 
-  /** Watches a clustered Vert.x on Hazelcast; does nothing for any other Vert.x. */
-  static void install(Vertx vertx) {
+  /**
+   * Watches a clustered Vert.x on Hazelcast, once; returns the repair, or null for any other Vert.x or one whose
+   * internals changed (logged). Only an agent that is a cluster member installs it (its {@code ClusterLink}):
+   * coordinators and dashboards do not send to a leader's addresses through their own routes, and SplitBrainBridgeIT
+   * holds without a repair on any member (docs/design/fleet-transport.md).
+   */
+  public static SplitRepair install(Vertx vertx) {
+    synchronized (INSTALLED) {
+      SplitRepair installed = INSTALLED.get(vertx);
+      if (installed != null) {
+        return installed;
+      }
+    }
     if (!(vertx instanceof VertxInternal internal)
         || !(internal.clusterManager() instanceof HazelcastClusterManager manager)
         || manager.getHazelcastInstance() == null) {
-      return;
+      return null;
     }
     SplitRepair repair;
     try {
@@ -72,13 +83,14 @@ public final class SplitRepair implements MembershipListener, LifecycleListener 
     } catch (ReflectiveOperationException | RuntimeException e) {
       LOG.error("cannot repair event-bus routes after a network split (Vert.x changed: {}); after a split brain"
           + " heals, restart the members that cannot reach a coordinator", e.toString());
-      return;
+      return null;
     }
     manager.getHazelcastInstance().getCluster().addMembershipListener(repair);
     manager.getHazelcastInstance().getLifecycleService().addLifecycleListener(repair);
     synchronized (INSTALLED) {
       INSTALLED.put(vertx, repair);
     }
+    return repair;
   }
 
   /** The repair watching {@code vertx}, or null when there is none (not clustered on Hazelcast). */

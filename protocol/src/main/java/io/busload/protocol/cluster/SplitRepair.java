@@ -61,11 +61,11 @@ public final class SplitRepair implements MembershipListener, LifecycleListener 
    */
   public static SplitRepair install(Vertx vertx) {
     synchronized (INSTALLED) {
-      SplitRepair installed = INSTALLED.get(vertx);
-      if (installed != null) {
-        return installed;
-      }
+      return INSTALLED.computeIfAbsent(vertx, SplitRepair::watch);
     }
+  }
+
+  private static SplitRepair watch(Vertx vertx) {
     if (!(vertx instanceof VertxInternal internal)
         || !(internal.clusterManager() instanceof HazelcastClusterManager manager)
         || manager.getHazelcastInstance() == null) {
@@ -87,17 +87,7 @@ public final class SplitRepair implements MembershipListener, LifecycleListener 
     }
     manager.getHazelcastInstance().getCluster().addMembershipListener(repair);
     manager.getHazelcastInstance().getLifecycleService().addLifecycleListener(repair);
-    synchronized (INSTALLED) {
-      INSTALLED.put(vertx, repair);
-    }
     return repair;
-  }
-
-  /** The repair watching {@code vertx}, or null when there is none (not clustered on Hazelcast). */
-  public static SplitRepair of(Vertx vertx) {
-    synchronized (INSTALLED) {
-      return INSTALLED.get(vertx);
-    }
   }
 
   @Override

@@ -1,8 +1,11 @@
 package io.busload.coordinator.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
@@ -22,6 +25,7 @@ import io.busload.protocol.cluster.FleetTls;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
@@ -40,6 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Issue 16: agents that are not cluster members reach the coordinator through its event-bus bridge, behind mutual
@@ -169,11 +174,20 @@ class AgentBridgeTest {
     Vertx vertx = client();
     FleetTls.Loaded agentTls = FleetTls.inDirectory(certs.resolve("agent-bridge-a1")).load(ClusterSettings.AGENT);
     // The agent's trust store (it trusts the coordinator CA) but no key: a stranger that knows the server.
+    WebSocketConnectOptions target = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(bridgePort)
+        .setURI(BridgeClient.PATH).setSsl(true);
+    // The control: the same options with the agent's key connect, so the key is what the failure below is about.
+    WebSocketClient withKey = vertx.createWebSocketClient(agentTls.applyBridgeClient(new WebSocketClientOptions()));
+    withKey.connect(target).await(10, TimeUnit.SECONDS).close().await(10, TimeUnit.SECONDS);
+    withKey.close();
     WebSocketClientOptions options = agentTls.applyBridgeClient(new WebSocketClientOptions());
     options.setKeyCertOptions(null);
-    assertThatThrownBy(() -> vertx.createWebSocketClient(options).connect(new WebSocketConnectOptions()
-        .setHost("127.0.0.1").setPort(bridgePort).setURI(BridgeClient.PATH).setSsl(true))
-        .await(10, TimeUnit.SECONDS)).isInstanceOf(Exception.class);
+    // Held in a variable to the end: Vert.x closes a client that is no longer reachable, and that close would fail
+    // the connect for a reason that is not the one under test.
+    WebSocketClient socketClient = vertx.createWebSocketClient(options);
+    Throwable failure = catchThrowable(() -> socketClient.connect(target).await(10, TimeUnit.SECONDS));
+    socketClient.close();
+    assertThat(failure).as("the connect without a client certificate").isNotNull();
   }
 
   @Test
@@ -188,25 +202,55 @@ class AgentBridgeTest {
             .setPassword(password));
     AtomicBoolean closed = new AtomicBoolean();
     List<String> frames = new CopyOnWriteArrayList<>();
-    // Handlers go on in the connect callback, on the socket's own event loop: the bridge may close the connection
-    // as soon as it is open, before a test thread that awaited the socket could attach them.
-    vertx.createWebSocketClient(options).connect(new WebSocketConnectOptions().setHost("127.0.0.1")
-        .setPort(bridgePort).setURI(BridgeClient.PATH).setSsl(true)).onSuccess(socket -> {
-          socket.closeHandler(v -> closed.set(true));
-          socket.textMessageHandler(frames::add);
-          if (socket.isClosed()) {
-            closed.set(true);
-            return;
-          }
-          socket.writeTextMessage(new JsonObject().put("type", "send").put("address", Addresses.BRIDGE_HELLO)
-              .put("body", BridgeJson.toJson(Fixtures.hello("d1", Fixtures.gpu("d1", 0)))).put("replyAddress",
-                  "00000000-0000-0000-0000-000000000001").encode());
-        }).await(10, TimeUnit.SECONDS);
-    Await.until(closed::get, Duration.ofSeconds(10), "the bridge closed the dashboard's connection");
+    // Held in a variable to the end: Vert.x closes a client that is no longer reachable, and that close fails the
+    // connect as "Connection closed" with no word from the bridge (it did, in CI).
+    WebSocketClient socketClient = vertx.createWebSocketClient(options);
+    ListAppender<ILoggingEvent> refusals = new ListAppender<>();
+    Logger bridgeLog = (Logger) LoggerFactory.getLogger(AgentBridge.class);
+    refusals.start();
+    bridgeLog.addAppender(refusals);
+    try {
+      // Handlers go on in the connect callback, on the socket's own event loop: the bridge may close the connection
+      // as soon as it is open, before a test thread that awaited the socket could attach them. It may close it even
+      // before the client has finished its side of the handshake, and then the connect itself fails as closed: both
+      // are the bridge's refusal, which its log must name.
+      socketClient.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+          .setPort(bridgePort).setURI(BridgeClient.PATH).setSsl(true)).onComplete(opened -> {
+            if (opened.failed()) {
+              if (String.valueOf(opened.cause().getMessage()).toLowerCase(java.util.Locale.ROOT).contains("closed")) {
+                closed.set(true);
+              }
+              return;
+            }
+            var socket = opened.result();
+            socket.closeHandler(v -> closed.set(true));
+            socket.textMessageHandler(frames::add);
+            if (socket.isClosed()) {
+              closed.set(true);
+              return;
+            }
+            socket.writeTextMessage(new JsonObject().put("type", "send").put("address", Addresses.BRIDGE_HELLO)
+                .put("body", BridgeJson.toJson(Fixtures.hello("d1", Fixtures.gpu("d1", 0)))).put("replyAddress",
+                    "00000000-0000-0000-0000-000000000001").encode());
+          });
+      Await.until(closed::get, Duration.ofSeconds(10), "the bridge closed the dashboard's connection");
+      Await.until(() -> messages(refusals).stream().anyMatch(m -> m.contains("refused") && m.contains("'dashboard'")),
+          Duration.ofSeconds(10), "the bridge logged why it refused the dashboard's certificate");
+    } finally {
+      bridgeLog.detachAppender(refusals);
+      socketClient.close();
+    }
     assertThat(frames).noneMatch(f -> f.contains("\"rec\""));
   }
 
   // ---- helpers
+
+  /** Copied under the appender's lock: the bridge's event loop may log while a test reads. */
+  private static List<String> messages(ListAppender<ILoggingEvent> appender) {
+    synchronized (appender) {
+      return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    }
+  }
 
   private Vertx client() {
     Vertx vertx = Vertx.vertx();

@@ -754,6 +754,38 @@ class DashboardBrowserTest {
     }
   }
 
+  /**
+   * Issue 16: the dashboard's warm-up opens the Fleet view as a browser's first visit does, without a browser, and
+   * closes each UI it made as an unloading page does. The view's log says it was built (attached, with the grid in
+   * the answer) and let go (detached) for each visit; an answer without the view counts no visit.
+   */
+  @Test
+  @Order(16)
+  void firstOpenWarmup_visitsTheFleetViewWithoutABrowser_andClosesEachUi() throws Exception {
+    ch.qos.logback.classic.Logger fleetLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        io.busload.dashboard.fleet.ui.FleetView.class);
+    ch.qos.logback.classic.Level level = fleetLog.getLevel();
+    var lines = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    lines.start();
+    fleetLog.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    fleetLog.addAppender(lines);
+    try {
+      int visits = io.busload.dashboard.base.ui.FirstOpenWarmup.visitFleet(java.net.URI.create(url("")));
+      assertThat(visits).isEqualTo(2);
+      java.util.function.Supplier<List<String>> logged = () -> {
+        synchronized (lines) {
+          return lines.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        }
+      };
+      io.busload.testsupport.Await.until(() -> logged.get().stream().filter(l -> l.equals("Fleet view detached")).count() == 2,
+          Duration.ofSeconds(10), "both visits' UIs closed: " + logged.get());
+      assertThat(logged.get()).filteredOn(l -> l.startsWith("Fleet view attached")).hasSize(2);
+    } finally {
+      fleetLog.detachAppender(lines);
+      fleetLog.setLevel(level);
+    }
+  }
+
   /** A result as another agent sends it for one of its runs: the measurement unchanged. */
   private static KernelResult readdressed(KernelResult r, RunRequest run, String agentId, DeviceInfo device,
       Instant at) {

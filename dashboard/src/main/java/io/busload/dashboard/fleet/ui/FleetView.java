@@ -237,6 +237,7 @@ public class FleetView extends VerticalLayout {
     }
     detachEvent.getUI().setPollInterval(-1);
     super.onDetach(detachEvent);
+    LOG.debug("Fleet view detached");
   }
 
   private void refresh() {

@@ -30,8 +30,9 @@ import org.springframework.stereotype.Component;
  * Vaadin bootstrap as a browser's first visit does, and runs the Fleet view's read of the fleet without a browser
  * ({@link FleetView#warmUp}). Then it opens the Fleet view as a browser's first visit does, once the fleet is read:
  * Vaadin's bootstrap, then the navigation round trip that builds the view and sends it (ScaleViewsBrowserTest: that
- * round trip was 1.9 to 3.0 s of server time under CI load, of which building the view and reading the fleet were
- * 0.24 to 1.1 s; the rest was Vaadin's own code, cold), and then closes that UI as a page that unloads does.
+ * round trip was 1.9 to 3.5 s of server time under CI load, of which building the view and reading the fleet were
+ * 0.24 to 1.13 s; the rest was Vaadin's own code, cold), and then closes that UI as a page that unloads does. A
+ * dashboard that serves HTTPS gets neither request, as before: this asks plain HTTP on 127.0.0.1 only.
  */
 @Component
 public class FirstOpenWarmup {

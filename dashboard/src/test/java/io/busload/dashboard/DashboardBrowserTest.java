@@ -7,7 +7,9 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
+import io.busload.dashboard.base.ui.FirstOpenWarmup;
 import io.busload.dashboard.cluster.LiveFeed;
+import io.busload.dashboard.fleet.ui.FleetView;
 import io.busload.dashboard.links.LinkResults;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
@@ -16,6 +18,8 @@ import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.Await;
+import io.busload.testsupport.LogCapture;
 import io.busload.testsupport.LoopbackCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -762,27 +766,12 @@ class DashboardBrowserTest {
   @Test
   @Order(16)
   void firstOpenWarmup_visitsTheFleetViewWithoutABrowser_andClosesEachUi() throws Exception {
-    ch.qos.logback.classic.Logger fleetLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-        io.busload.dashboard.fleet.ui.FleetView.class);
-    ch.qos.logback.classic.Level level = fleetLog.getLevel();
-    var lines = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
-    lines.start();
-    fleetLog.setLevel(ch.qos.logback.classic.Level.DEBUG);
-    fleetLog.addAppender(lines);
-    try {
-      int visits = io.busload.dashboard.base.ui.FirstOpenWarmup.visitFleet(java.net.URI.create(url("")));
+    try (LogCapture fleetLog = LogCapture.atDebug(FleetView.class)) {
+      int visits = FirstOpenWarmup.visitFleet(URI.create(url("")));
       assertThat(visits).isEqualTo(2);
-      java.util.function.Supplier<List<String>> logged = () -> {
-        synchronized (lines) {
-          return lines.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
-        }
-      };
-      io.busload.testsupport.Await.until(() -> logged.get().stream().filter(l -> l.equals("Fleet view detached")).count() == 2,
-          Duration.ofSeconds(10), "both visits' UIs closed: " + logged.get());
-      assertThat(logged.get()).filteredOn(l -> l.startsWith("Fleet view attached")).hasSize(2);
-    } finally {
-      fleetLog.detachAppender(lines);
-      fleetLog.setLevel(level);
+      Await.until(() -> fleetLog.messages().stream().filter(l -> l.equals("Fleet view detached")).count() == 2,
+          Duration.ofSeconds(10), "both visits' UIs closed: " + fleetLog.messages());
+      assertThat(fleetLog.messages()).filteredOn(l -> l.startsWith("Fleet view attached")).hasSize(2);
     }
   }
 

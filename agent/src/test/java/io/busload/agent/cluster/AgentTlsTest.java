@@ -2,8 +2,6 @@ package io.busload.agent.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
@@ -21,6 +19,7 @@ import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
+import io.busload.testsupport.LogCapture;
 import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -46,7 +45,6 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Issue 6, Security, from the agent's side: the real verticle, its outbox and its delivery, on a real cluster on
@@ -84,8 +82,7 @@ class AgentTlsTest {
     Vertx agent = cluster.join(tls(ClusterSettings.AGENT, fleet.resolve("agent-a1")));
     awaitRegistrations(agent, Addresses.RESULTS, 2);
     String agentId = "tls-agent-" + UUID.randomUUID();
-    ListAppender<ILoggingEvent> log = listen();
-    try {
+    try (LogCapture log = LogCapture.of(Delivery.class)) {
       // Every result is routed to the stranger once, and only the request timeout ends each of those sends: 2 s here
       // instead of the standard 10 s keeps the test to seconds and changes nothing else (a late ack is resent).
       agent.deployVerticle(new AgentVerticle(config(agentId).withRequestTimeout(Duration.ofSeconds(2))))
@@ -100,7 +97,7 @@ class AgentTlsTest {
       // fails, waits out the agent's request timeout before it is resent.
       Await.until(() -> done.contains(run.runId()) && OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(400),
           "run done at the coordinator and the outbox empty");
-      long delayed = log.list.stream().map(ILoggingEvent::getFormattedMessage)
+      long delayed = log.messages().stream()
           .filter(m -> m.startsWith(Addresses.RESULTS) && m.contains("not delivered")).count();
 
       assertThat(stolen).as("results the stranger read").isEmpty();
@@ -113,8 +110,6 @@ class AgentTlsTest {
           stored.values().stream().mapToInt(Integer::intValue).sum(), stolen.size(), delayed,
           OutboxFiles.in(outbox).size(),
           (System.nanoTime() - start) / 1e9);
-    } finally {
-      stopListening(log);
     }
   }
 
@@ -133,14 +128,13 @@ class AgentTlsTest {
     List<KernelResult> waiting = List.of(result(), result(), result());
     Outbox box = Outbox.open(outbox);
     waiting.forEach(box::put);
-    ListAppender<ILoggingEvent> log = listen();
-    try {
+    try (LogCapture log = LogCapture.of(Delivery.class)) {
       agent.deployVerticle(new AgentVerticle(config("held-agent-" + UUID.randomUUID()))).await(30, TimeUnit.SECONDS);
       Thread.sleep(5000);
 
       assertThat(stolen).as("results sent to a cluster without a coordinator").isEmpty();
       assertThat(OutboxFiles.in(outbox)).hasSize(3);
-      assertThat(log.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
+      assertThat(log.messages()).anySatisfy(m -> assertThat(m)
           .contains("held: no member of this cluster has the coordinator role"));
 
       // Plain TCP (loopback) authenticates nobody: the stranger leaves the address before the coordinator comes.
@@ -155,23 +149,10 @@ class AgentTlsTest {
       assertThat(stolen).isEmpty();
       System.out.printf("no coordinator-role member: 3 results held for 5 s (0 sent), then %d acked by the "
           + "coordinator that joined, %d left%n", stored.size(), OutboxFiles.in(outbox).size());
-    } finally {
-      stopListening(log);
     }
   }
 
   // --- helpers
-
-  private static ListAppender<ILoggingEvent> listen() {
-    ListAppender<ILoggingEvent> log = new ListAppender<>();
-    log.start();
-    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Delivery.class)).addAppender(log);
-    return log;
-  }
-
-  private static void stopListening(ListAppender<ILoggingEvent> log) {
-    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Delivery.class)).detachAppender(log);
-  }
 
   private Vertx start(Config hazelcast) throws Exception {
     Vertx vertx = Vertx.builder()

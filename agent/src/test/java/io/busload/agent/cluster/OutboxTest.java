@@ -2,8 +2,6 @@ package io.busload.agent.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.busload.agent.cpu.CpuDevice;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
@@ -15,6 +13,7 @@ import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.testsupport.Await;
+import io.busload.testsupport.LogCapture;
 import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * The agent's disk outbox over a real clustered event bus on loopback (issue 6): this test plays the
@@ -165,11 +163,7 @@ class OutboxTest {
 
   @Test
   void outbox_resultRefusedForSchema_keptOnDiskAndLogged() throws Exception {
-    ListAppender<ILoggingEvent> log = new ListAppender<>();
-    log.start();
-    ch.qos.logback.classic.Logger deliveryLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Delivery.class);
-    deliveryLog.addAppender(log);
-    try {
+    try (LogCapture log = LogCapture.of(Delivery.class)) {
       KernelResult result = result();
       Outbox.open(outbox).put(result);
       refusal = "schema version 2 is newer than 1";
@@ -179,8 +173,8 @@ class OutboxTest {
 
       assertThat(OutboxFiles.in(outbox)).containsExactly(result.id() + Outbox.SUFFIX);
       // The coordinator side counts a refusal before the agent has logged it: wait for the line.
-      Await.until(() -> logged(log).stream().anyMatch(e -> e.getFormattedMessage().contains(result.id().toString())
-          && e.getFormattedMessage().contains("refused (schema version 2 is newer than 1)")), Duration.ofSeconds(20),
+      Await.until(() -> log.messages().stream().anyMatch(m -> m.contains(result.id().toString())
+          && m.contains("refused (schema version 2 is newer than 1)")), Duration.ofSeconds(20),
           "the refusal logged with the result id and the reason");
 
       // Once a coordinator acks it (upgraded), it goes.
@@ -188,8 +182,6 @@ class OutboxTest {
       acking = true;
       Await.until(() -> OutboxFiles.in(outbox).isEmpty(), Duration.ofSeconds(40), "acked after the refusals");
       assertThat(received).containsOnlyKeys(result.id());
-    } finally {
-      deliveryLog.detachAppender(log);
     }
   }
 
@@ -225,12 +217,5 @@ class OutboxTest {
         CpuDevice.create("outbox-host").info(), "stride", "stride_copy_fp32", Map.of("stride", 2, "elements", 1024),
         true, List.of(), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 1, 1, 4096, 4096, 8192, 8192 / 1e-4, "test",
         Instant.now());
-  }
-
-  /** What the appender holds now; it appends under its own lock (AppenderBase.doAppend is synchronized). */
-  private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> appender) {
-    synchronized (appender) {
-      return List.copyOf(appender.list);
-    }
   }
 }

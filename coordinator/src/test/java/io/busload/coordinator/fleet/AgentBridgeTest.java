@@ -3,9 +3,6 @@ package io.busload.coordinator.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
@@ -24,6 +21,7 @@ import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
+import io.busload.testsupport.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
@@ -44,7 +42,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Issue 16: agents that are not cluster members reach the coordinator through its event-bus bridge, behind mutual
@@ -205,11 +202,7 @@ class AgentBridgeTest {
     // Held in a variable to the end: Vert.x closes a client that is no longer reachable, and that close fails the
     // connect as "Connection closed" with no word from the bridge (it did, in CI).
     WebSocketClient socketClient = vertx.createWebSocketClient(options);
-    ListAppender<ILoggingEvent> refusals = new ListAppender<>();
-    Logger bridgeLog = (Logger) LoggerFactory.getLogger(AgentBridge.class);
-    refusals.start();
-    bridgeLog.addAppender(refusals);
-    try {
+    try (LogCapture refusals = LogCapture.of(AgentBridge.class)) {
       // Handlers go on in the connect callback, on the socket's own event loop: the bridge may close the connection
       // as soon as it is open, before a test thread that awaited the socket could attach them. It may close it even
       // before the client has finished its side of the handshake, and then the connect itself fails as closed: both
@@ -234,23 +227,15 @@ class AgentBridgeTest {
                     "00000000-0000-0000-0000-000000000001").encode());
           });
       Await.until(closed::get, Duration.ofSeconds(10), "the bridge closed the dashboard's connection");
-      Await.until(() -> messages(refusals).stream().anyMatch(m -> m.contains("refused") && m.contains("'dashboard'")),
+      Await.until(() -> refusals.messages().stream().anyMatch(m -> m.contains("refused") && m.contains("'dashboard'")),
           Duration.ofSeconds(10), "the bridge logged why it refused the dashboard's certificate");
     } finally {
-      bridgeLog.detachAppender(refusals);
       socketClient.close();
     }
     assertThat(frames).noneMatch(f -> f.contains("\"rec\""));
   }
 
   // ---- helpers
-
-  /** Copied under the appender's lock: the bridge's event loop may log while a test reads. */
-  private static List<String> messages(ListAppender<ILoggingEvent> appender) {
-    synchronized (appender) {
-      return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-    }
-  }
 
   private Vertx client() {
     Vertx vertx = Vertx.vertx();

@@ -12,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,13 +25,12 @@ import org.springframework.stereotype.Component;
  * (ScaleViewsBrowserTest, 8,000 devices: 4.3 s against 0.9 s at load 7), and the browser was not the reason: the
  * page's first request spent 0.76 s in this server and the view's first round trip 2.3 s, of which reading the
  * fleet from the coordinator was 1.2 s (0.1 to 0.25 s once warm). That is a cold JVM: classes loaded and code
- * interpreted the first time. So, once at start and in the background, this asks the server for its page and its
- * Vaadin bootstrap as a browser's first visit does, and runs the Fleet view's read of the fleet without a browser
- * ({@link FleetView#warmUp}). Then it opens the Fleet view as a browser's first visit does, once the fleet is read:
- * Vaadin's bootstrap, then the navigation round trip that builds the view and sends it (ScaleViewsBrowserTest: that
- * round trip was 1.9 to 3.5 s of server time under CI load, of which building the view and reading the fleet were
- * 0.24 to 1.13 s; the rest was Vaadin's own code, cold), and then closes that UI as a page that unloads does. A
- * dashboard that serves HTTPS gets neither request, as before: this asks plain HTTP on 127.0.0.1 only.
+ * interpreted the first time. So, once at start and in the background, this runs the Fleet view's read of the fleet
+ * without a browser ({@link FleetView#warmUp}), then opens the Fleet view as a browser's first visit does: the page,
+ * Vaadin's bootstrap, the navigation round trip that builds the view and sends it (ScaleViewsBrowserTest: that round
+ * trip was 1.9 to 3.5 s of server time under CI load, of which building the view and reading the fleet were 0.24 to
+ * 1.13 s; the rest was Vaadin's own code, cold), and the unload message that closes that UI. A dashboard that serves
+ * HTTPS gets only the read: the visits ask plain HTTP on 127.0.0.1.
  */
 @Component
 public class FirstOpenWarmup {
@@ -60,10 +58,6 @@ public class FirstOpenWarmup {
 
   private void run(String port) {
     long started = System.nanoTime();
-    if (port != null) {
-      requestPage(URI.create("http://127.0.0.1:" + port + "/"));
-    }
-    long paged = System.nanoTime();
     try {
       FleetView.warmUp(coordinator, ROUNDS);
     } catch (RuntimeException e) {
@@ -73,9 +67,9 @@ public class FirstOpenWarmup {
     }
     long read = System.nanoTime();
     int visited = port == null ? 0 : visitFleet(URI.create("http://127.0.0.1:" + port + "/"));
-    LOG.info("warmed up for a first open: the page {} ms, the Fleet view's read {} ms ({} rounds), {} visit(s) of the"
-        + " view {} ms", TimeUnit.NANOSECONDS.toMillis(paged - started), TimeUnit.NANOSECONDS.toMillis(read - paged),
-        ROUNDS, visited, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - read));
+    LOG.info("warmed up for a first open: the Fleet view's read {} ms ({} rounds), {} visit(s) of the view (page,"
+        + " bootstrap, navigation, unload) {} ms", TimeUnit.NANOSECONDS.toMillis(read - started), ROUNDS, visited,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - read));
   }
 
   /**
@@ -143,26 +137,5 @@ public class FirstOpenWarmup {
       throw new IOException(uri + " answered " + response.statusCode());
     }
     return response.body();
-  }
-
-  /**
-   * What a browser's first visit asks before the view's first round trip: the page, then, in the same session,
-   * Vaadin's bootstrap ({@code v-r=init}, which makes the session's UI). Only the effect on this JVM matters, not the
-   * answers; the UI made here is dropped as any unused one is, when its heartbeats stay away.
-   */
-  private static void requestPage(URI page) {
-    try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-        .cookieHandler(new CookieManager()).build()) {
-      for (URI uri : List.of(page, page.resolve("?v-r=init&location=fleet&query="))) {
-        HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
-            HttpResponse.BodyHandlers.discarding());
-        LOG.debug("warm-up asked {}: {}", uri, answer.statusCode());
-      }
-    } catch (IOException e) {
-      // Bound to another address, say: the warm-up is an optimisation, the page is served all the same.
-      LOG.debug("warm-up could not request {}: {}", page, e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -5,7 +5,7 @@ import io.busload.simulator.membership.MembershipCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code ./busload simulate membership|fleet ...}: issue 16's measurements, each printing its figures. */
+/** {@code ./busload simulate membership|fleet ...}: the fleet's capacity measurements, each printing its figures. */
 @Command(name = "busload simulate", mixinStandardHelpOptions = true,
     description = "Measure the fleet at scale: membership cost of real member processes, or a coordinator under "
         + "many virtual agents.",

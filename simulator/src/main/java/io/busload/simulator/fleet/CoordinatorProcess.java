@@ -48,7 +48,7 @@ final class CoordinatorProcess implements AutoCloseable {
   /**
    * Starts it and waits for its REST API (plain HTTP on loopback either way).
    *
-   * @param bridgePort the agents' bridge (issue 16), or -1 for none
+   * @param bridgePort the agents' bridge, or -1 for none
    * @param tlsDir its member directory ({@code BUSLOAD_TLS_DIR}: mutual TLS on the bridge and the event bus), or null
    * @param heap its {@code -Xmx}
    */

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code busload simulate fleet}: a real coordinator under many virtual agents, against issue 16's targets. */
+/** {@code busload simulate fleet}: a real coordinator under many virtual agents, against the fleet's targets. */
 @Command(name = "fleet", mixinStandardHelpOptions = true,
     description = "Start a coordinator (embedded PostgreSQL) and virtual agents that speak the real protocol: all "
         + "online, steady under heartbeats, a sweep to every device, a tenth of the agents dropped and back.")
@@ -54,7 +54,7 @@ public final class FleetCommand implements Callable<Integer> {
 
   @Option(names = "--transport", defaultValue = "cluster",
       description = "How agents reach the coordinator: cluster (one shared member) or bridge (a WebSocket each to the"
-          + " coordinator's bridge, on --http-port + 1; issue 16). Default ${DEFAULT-VALUE}.")
+          + " coordinator's bridge, on --http-port + 1). Default ${DEFAULT-VALUE}.")
   String transport;
 
   @Option(names = "--tls",

@@ -56,7 +56,7 @@ public final class FleetRun implements AutoCloseable {
       }
     }
 
-    /** Without a transport: agents share the simulator's cluster member, as before issue 16's bridge. */
+    /** Without a transport: agents share the simulator's cluster member, as with {@code BUSLOAD_TRANSPORT=cluster}. */
     public Options(int agents, int devices, Duration steady, String suite, Map<String, String> suiteOptions,
         Duration kernelTime, Duration dropKernelTime, double dropFraction, String coordinatorHeap, int basePort,
         int httpPort, Path workDir) {
@@ -67,7 +67,7 @@ public final class FleetRun implements AutoCloseable {
 
   /**
    * How the virtual agents reach the coordinator: all through the one cluster member this process is, or each
-   * with a WebSocket of its own to the coordinator's bridge (issue 16), as a thousand agent hosts would.
+   * with a WebSocket of its own to the coordinator's bridge (the default transport), as a thousand agent hosts would.
    */
   public enum Transport { CLUSTER, BRIDGE }
 

@@ -298,7 +298,7 @@ final class VirtualAgent extends VerticleBase {
   }
 
   /**
-   * The sampling record the real agent sends with every measured result (issue 12), so that simulated results fill
+   * The sampling record the real agent sends with every measured result, so that simulated results fill
    * the same columns and pass the same checks: every sample held behind the blocking kernel, stopped by a settled
    * spread (the drawn samples spread 0.4%), the working set (input and output buffers) against the simulated L2.
    * No clocks are invented: a simulated device has none to read, and says so.

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 16: {@code simulate fleet --transport bridge} with mutual TLS, as real agents connect: a real coordinator
+ * {@code simulate fleet --transport bridge} with mutual TLS, as real agents connect: a real coordinator
  * process (embedded PostgreSQL) with the fleet certificate the simulator issued, and virtual agents each with a
  * certificate of its own. Kept small (a few agents, seconds of steady) so that it runs with the build.
  */

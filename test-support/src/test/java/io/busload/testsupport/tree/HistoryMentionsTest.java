@@ -1,0 +1,109 @@
+package io.busload.testsupport.tree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The checker on planted trees, and then on this checkout, which must have nothing to report. */
+class HistoryMentionsTest {
+  /** Built from parts so that this file itself holds no instance of what it plants. */
+  private static final String ISSUE = "iss" + "ue";
+  private static final String ARCH = "ARCHITECTURE" + ".md";
+  private static final String SHARED = ".." + "/shared";
+
+  @TempDir Path tree;
+
+  private Path checkout() throws IOException {
+    Files.writeString(tree.resolve("pom.xml"), "<project/>");
+    Files.writeString(tree.resolve("busload"), "#!/bin/bash\n");
+    return tree;
+  }
+
+  private void write(String file, String text) throws IOException {
+    Path p = tree.resolve(file);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text);
+  }
+
+  private List<String> findings() {
+    return HistoryMentions.scan(tree).stream().map(Object::toString).collect(Collectors.toList());
+  }
+
+  @Test
+  void scan_plantedMentions_eachListedWithFileAndLine() throws IOException {
+    checkout();
+    write("agent/src/main/java/A.java", "class A {\n  // kept apart (" + ISSUE + " 12): why\n}\n");
+    write("docs/design/x.md", "# X\n\nSince " + ISSUE.toUpperCase().charAt(0) + ISSUE.substring(1) + "s 12/13 it holds.\n");
+    write("protocol/src/main/java/B.java", "/** Fast split detection (" + ARCH + "). */\nclass B {}\n");
+    write("deploy/README.md", "See " + SHARED + "/STYLE.md.\n");
+    write(".ci/run", "# " + ISSUE + " #15: nvcc hidden\n");
+
+    assertThat(findings()).containsExactly(
+        ".ci/run:1: # " + ISSUE + " #15: nvcc hidden",
+        "agent/src/main/java/A.java:2: // kept apart (" + ISSUE + " 12): why",
+        "deploy/README.md:1: See " + SHARED + "/STYLE.md.",
+        "docs/design/x.md:3: Since I" + ISSUE.substring(1) + "s 12/13 it holds.",
+        "protocol/src/main/java/B.java:1: /** Fast split detection (" + ARCH + "). */");
+  }
+
+  @Test
+  void scan_issueNumberInTestNameOrDisplayName_listed() throws IOException {
+    checkout();
+    write("coordinator/src/test/java/T.java", """
+        class T {
+          @Test void of_resultFromBefore%s12_readsItsSentence() {}
+          @DisplayName("stored before %s 12") @Test void named() {}
+          void check() { assertThat(1).as("port, %s 16").isEqualTo(1); }
+        }
+        """.formatted("I" + ISSUE.substring(1), ISSUE, ISSUE));
+
+    assertThat(findings()).extracting(f -> f.substring(0, f.indexOf(": ")))
+        .containsExactly("coordinator/src/test/java/T.java:2", "coordinator/src/test/java/T.java:3",
+            "coordinator/src/test/java/T.java:4");
+  }
+
+  @Test
+  void scan_wordsThatOnlyLookAlike_notListed() throws IOException {
+    checkout();
+    write("a/Text.java", """
+        // tissue 3 is no issue; issues are tracked elsewhere; the 12 stores; IssuerName 7
+        // schema V9; "the issuer 5"
+        """);
+
+    assertThat(findings()).isEmpty();
+  }
+
+  @Test
+  void scan_resultsRecordsMigrationsAndBuildOutput_notListed() throws IOException {
+    checkout();
+    String mention = "measured for " + ISSUE + " 16\n";
+    write("docs/results/2026-11-25-fleet/README.md", mention);
+    write("coordinator/src/main/resources/db/migration/V7__result_sampling.sql", "-- " + mention);
+    write("coordinator/target/classes/X.java", mention);
+    write("dashboard/node_modules/x/index.js", mention);
+    write(".tools/maven/README", mention);
+    write("docs/design/ok.md", "nothing to report\n");
+
+    assertThat(findings()).isEmpty();
+    // The same text in a file that is checked is found, so the exclusions above are what kept it out.
+    write("coordinator/src/main/resources/db/other.sql", "-- " + mention);
+    assertThat(findings()).containsExactly("coordinator/src/main/resources/db/other.sql:1: -- " + mention.strip());
+  }
+
+  @Test
+  void checkout_hasNoIssueNumbersOrOutsideCitations() {
+    List<HistoryMentions.Finding> found = HistoryMentions.scan(SourceTree.root());
+
+    assertThat(found)
+        .as("Say what holds now and why, and cite docs/design/ (docs/design/invariants.md) instead of an issue "
+            + "number or a file outside the repository; %d lines:%n%s", found.size(),
+            found.stream().map(Object::toString).collect(Collectors.joining(System.lineSeparator())))
+        .isEmpty();
+  }
+}

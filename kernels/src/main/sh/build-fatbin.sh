@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Puts the kernels' fatbin on the class path: every src/main/cuda/*.cu in ONE fatbin (issue 2, must-have 4) with
+# Puts the kernels' fatbin on the class path: every src/main/cuda/*.cu in ONE fatbin with
 # SASS for sm_75, 80, 86, 89, 90, 100, 120 and PTX (compute_120) so newer chips can JIT it. The families are
 # #included into one generated translation unit: one nvcc call, one fatbin, extern "C" entry points keep their names.
 #
-# No CUDA toolkit is needed except to change kernels (issue 15): the fatbin nvcc built is kept in the repository,
+# No CUDA toolkit is needed except to change kernels: the fatbin nvcc built is kept in the repository,
 # src/main/fatbin/busload.fatbin, beside busload.fatbin.inputs, which records what it was built from: the SHA-256 of
 # every file in src/main/cuda and nvcc's exact arguments. When the sources match those inputs the build copies the
 # kept fatbin, with or without nvcc, so every machine ships the same bytes (nvcc's output embeds the folder it was

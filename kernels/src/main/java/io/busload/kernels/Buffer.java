@@ -12,7 +12,7 @@ import java.util.Objects;
 public record Buffer(String name, ElementType type, long elements, Role role, Memory memory) {
 
   /**
-   * Where a buffer lives. Issue 14's interconnect suite moves bytes between host and device and between GPUs, so
+   * Where a buffer lives. The interconnect suite moves bytes between host and device and between GPUs, so
    * its buffers sit on either side of the link; every other family keeps everything in {@link #DEVICE} memory.
    * A CPU device has one kind of memory and keeps every buffer off-heap.
    */

@@ -11,7 +11,7 @@ import java.util.TreeSet;
 /**
  * Every suite and its kernels, as data. Families register through
  * {@code META-INF/services/io.busload.kernels.Family} (one line each, so engineers adding families never edit
- * this class). Suites: {@code coalescing} (every family), one per family ({@code stride} is issue 2's), each
+ * this class). Suites: {@code coalescing} (every family), one per family ({@code stride}, the first, of the strided copy), each
  * starting with the memcpy ceiling so every result can be set against it.
  */
 public final class Catalog {
@@ -38,7 +38,7 @@ public final class Catalog {
     Map<String, List<KernelSpec>> suites = new LinkedHashMap<>();
     // The ceiling first, so a reader meets it before the fractions that refer to it.
     List<KernelSpec> all = new ArrayList<>(List.of(MEMCPY_D2D));
-    // Families that are not measurements (issue 6's faults) have their own suite only.
+    // Families that are not measurements (the faults) have their own suite only.
     FAMILIES.stream().filter(Family::inCoalescingSuite).forEach(f -> all.addAll(f.kernels()));
     suites.put(COALESCING, List.copyOf(all));
     for (Family family : FAMILIES) {

@@ -39,7 +39,7 @@ public record Check(long checked, long mismatchCount, List<String> mismatches) {
 
   /**
    * Checks {@code [0, count)} in contiguous parts on every core (none under 64 Ki elements, so small checks stay on
-   * the calling thread), first mismatches in element order (issue 12: host-side checks dominated the suite's time).
+   * the calling thread), first mismatches in element order (host-side checks dominated the suite's time).
    * Each part counts what it compared.
    */
   public static Check inParts(long count, Part part) {

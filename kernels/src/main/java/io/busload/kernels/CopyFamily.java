@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * What the copy families share: size = output elements ({@code --option size=N}, alias {@code elements}),
- * parameter ranges, and default sizes by bytes touched. One family per issue 3 experiment.
+ * parameter ranges, and default sizes by bytes touched. One family per coalescing experiment.
  */
 public abstract class CopyFamily extends AbstractFamily {
   public static final String STRIDE = "stride";

@@ -9,7 +9,7 @@ package io.busload.kernels;
  * @param l2Bytes last-level cache size, 0 when unknown
  * @param multiprocessors SMs, or hardware threads for a CPU
  * @param ordinal this device's index among the host's devices of its kind ({@code cuda:N}); 0 for a CPU
- * @param hostDevices how many devices of its kind the host has: the GPU pairs a link suite can measure (issue 14)
+ * @param hostDevices how many devices of its kind the host has: the GPU pairs a link suite can measure
  */
 public record DeviceLimits(String kind, long memoryBytes, long freeBytes, long l2Bytes, int multiprocessors,
     int ordinal, int hostDevices) {

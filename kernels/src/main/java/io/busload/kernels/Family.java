@@ -13,7 +13,7 @@ public interface Family {
 
   /**
    * Whether the {@code coalescing} suite (every measuring family) includes this family; false for families that
-   * test the fleet rather than measure memory (issue 6's {@code faults}), which run in their own suite only.
+   * test the fleet rather than measure memory ({@code faults}), which run in their own suite only.
    */
   default boolean inCoalescingSuite() {
     return true;

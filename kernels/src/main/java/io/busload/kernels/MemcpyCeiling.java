@@ -3,7 +3,7 @@ package io.busload.kernels;
 import java.util.List;
 
 /**
- * The ceiling (ARCHITECTURE.md: two ceilings): the driver's device-to-device copy ({@code cuMemcpyDtoDAsync}) of
+ * The ceiling (docs/design/ceilings.md): the driver's device-to-device copy ({@code cuMemcpyDtoDAsync}) of
  * fp32 elements, at a default size moving the same bytes as the fp32 stride-1 copy, timed first in every suite.
  * Not registered as a family of its own: {@link Catalog} puts it at the head of each suite. Size = elements.
  */

@@ -6,7 +6,7 @@ package io.busload.kernels;
  * hold, so an element a kernel never wrote cannot pass its check.
  */
 public final class Poison {
-  /** A quiet NaN with a recognisable payload (issue 2's fp32 poison). */
+  /** A quiet NaN with a recognisable payload (the fp32 poison). */
   public static final int BITS = 0x7FBADBAD;
   public static final float VALUE = Float.intBitsToFloat(BITS);
   /** Every byte of a program's OUTPUT buffers before the checked launch. */

@@ -48,7 +48,7 @@ public interface Program {
   /**
    * The check again after {@code launches} launches in all (the checked one, warm-up, calibration and the timed
    * samples): a kernel right on its first launch and wrong later (state left by a launch, a race that shows under
-   * load) fails here (issue 12). The same as {@link #check} for programs whose output depends only on their
+   * load) fails here. The same as {@link #check} for programs whose output depends only on their
    * inputs; a program that updates in place says what {@code launches} launches leave.
    */
   default Check checkAfter(List<MemorySegment> host, long launches) {

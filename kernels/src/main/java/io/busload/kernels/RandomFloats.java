@@ -8,7 +8,7 @@ import java.lang.foreign.ValueLayout;
  * check recomputes any element without keeping a host copy of a multi-GiB input.
  *
  * <p>Values are uniform in [1, 2): never zero, never NaN, so a kernel that reads nothing or the wrong
- * element cannot pass by accident (ARCHITECTURE.md, measuring right).
+ * element cannot pass by accident (docs/design/invariants.md#measuring).
  */
 public record RandomFloats(long seed) {
 

@@ -33,7 +33,7 @@ public sealed interface Step {
 
   /**
    * A copy engine's copy of {@code bytes} from buffer {@code srcBuffer} to {@code dstBuffer}, wherever each lives
-   * ({@link Buffer.Memory}): host to device, device to host, or to and from a peer GPU (issue 14). The backend
+   * ({@link Buffer.Memory}): host to device, device to host, or to and from a peer GPU. The backend
    * picks the driver call from the two buffers' memories.
    */
   record Copy(int dstBuffer, int srcBuffer, long bytes) implements Step {
@@ -46,7 +46,7 @@ public sealed interface Step {
 
   /**
    * Steps that run at the same time, each on a stream of its own, and all finish before the next step starts: the
-   * two directions of a link at once (issue 14), which one stream would serialise. Not nested.
+   * two directions of a link at once, which one stream would serialise. Not nested.
    */
   record Concurrent(List<Step> steps) implements Step {
     public Concurrent {

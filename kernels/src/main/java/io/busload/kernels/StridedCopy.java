@@ -6,7 +6,7 @@ import java.util.List;
  * Family {@code stride} (src/main/cuda/stride.cu): {@code out[i] = in[i * stride]} for fp32. Reads are coalesced
  * at stride 1 and touch one more sector per lane as the stride grows, up to a sector per lane at stride 8;
  * stores stay coalesced. Strides 3 and 5 show it is the spread of the lanes, not powers of two, that costs.
- * Size = output elements. Suite {@code stride} (issue 2) is this family and the memcpy ceiling.
+ * Size = output elements. Suite {@code stride} is this family and the memcpy ceiling.
  */
 public final class StridedCopy extends CopyFamily {
   public static final String NAME = "stride";

@@ -15,24 +15,24 @@ import java.util.TreeSet;
  *     sized for the device by {@link Family#defaultSize}
  * @param axes axis values replacing the catalog's, for example {@code stride=3,5}
  * @param cacheStudy the user measures caches on purpose ({@code cache-study=true}): a case whose working set is under
- *     four L2s is labelled a cache study, not flagged as cache-resident by accident (issue 12)
+ *     four L2s is labelled a cache study, not flagged as cache-resident by accident
  */
 public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes, boolean cacheStudy) {
   public static final String SIZE = "size";
-  /** Issue 2's name for {@link #SIZE}, kept for the copy families (output elements). */
+  /** The stride suite's name for {@link #SIZE}, kept for the copy families (output elements). */
   public static final String ELEMENTS = "elements";
   public static final String STRIDE = CopyFamily.STRIDE;
   public static final String OFFSET = CopyFamily.OFFSET;
   /** {@code true} or {@code false}: see {@link #cacheStudy()}. */
   public static final String CACHE_STUDY = "cache-study";
-  /** The interconnect suite's bytes per direction (issue 14), 16 B to 2^40 in multiples of 16. */
+  /** The interconnect suite's bytes per direction, 16 B to 2^40 in multiples of 16. */
   public static final String BYTES = "bytes";
   /** The interconnect suite's other GPU of a pair, by host index; -1 is every other GPU of the host. */
   public static final String PEER = "peer";
   /** Every option that exists, for messages and for the coordinator's validation. */
   public static final Set<String> NAMES = Set.of(SIZE, ELEMENTS, STRIDE, OFFSET, CACHE_STUDY, BYTES, PEER);
   public static final long MAX_SIZE = CopyFamily.MAX_SIZE;
-  /** Kept from issue 2: the largest {@code elements}. */
+  /** The largest {@code elements}, kept for the copy families. */
   public static final long MAX_ELEMENTS = MAX_SIZE;
 
   public static final SuiteOptions DEFAULTS = new SuiteOptions(OptionalLong.empty(), Map.of());
@@ -83,7 +83,7 @@ public record SuiteOptions(OptionalLong size, Map<String, List<Long>> axes, bool
     return new SuiteOptions(size, axes, cacheStudy);
   }
 
-  /** Issue 2's name for {@link #size()}. */
+  /** The stride suite's name for {@link #size()}. */
   public OptionalLong elements() {
     return size;
   }

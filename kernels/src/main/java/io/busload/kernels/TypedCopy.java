@@ -14,7 +14,7 @@ public final class TypedCopy extends CopyFamily {
   public static final List<Long> STRIDES = List.of(1L, 2L, 4L, 8L, 16L, 32L);
   /**
    * 256 MiB touched (five H100 L2s) instead of 512: its 36 cases spent 42 of the suite's 95 s on an H100
-   * host filling, uploading and checking inputs (issue 3's 90 s budget).
+   * host filling, uploading and checking inputs (the coalescing suite's 90 s budget).
    */
   @Override
   protected long gpuTouchedBytes() {

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A family whose kernels are the rows of one table, one {@link Kernel} each, sized by one number and swept over
  * no axes. The table is the family's catalog as data; this class turns it into {@link KernelSpec}s and turns a
- * case back into its row (issue 15: every such family repeated this code).
+ * case back into its row (every such family repeated this code).
  *
  * @param <V> the family's row type: a record when a row is only data, an enum when each row behaves differently
  * @param <C> the program of one row at one size

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Family {@code vector} (src/main/cuda/copy.cu): a contiguous copy moving 4, 8 or 16 bytes per lane per access,
- * four accesses in flight per thread. The fastest is the suite's copy kernel; issue 3's target is at least 95%
+ * four accesses in flight per thread. The fastest is the suite's copy kernel; the target is at least 95%
  * of the memcpy ceiling measured in the same run. Default sizes copy the same bytes as the ceiling.
  * Size = output elements of the kernel's type (float, float2 or float4).
  */

@@ -7,7 +7,7 @@ import java.util.function.LongUnaryOperator;
 /**
  * Counts what one warp-wide memory instruction touches: distinct 32-byte sectors (the DRAM/L2 unit) and
  * 128-byte lines (the L1 line), from the 32 byte addresses of its lanes. This is the coalescing model the
- * ncu profiling pass is set beside (ARCHITECTURE.md: sectors per request).
+ * ncu profiling pass is set beside (sectors per request: docs/design/invariants.md#measuring).
  */
 public final class WarpSimulator {
   public static final int WARP = 32;

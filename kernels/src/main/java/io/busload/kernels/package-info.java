@@ -1,5 +1,5 @@
 /**
- * The kernel catalog as data (issue 2, must-have 4): for every kernel its CUDA entry point, parameter axes,
+ * The kernel catalog as data: for every kernel its CUDA entry point, parameter axes,
  * launch geometry, traffic model, coalescing model (from simulating a warp's 32 addresses) and CPU reference
  * check, plus the fatbin nvcc built from {@code src/main/cuda} (kept in {@code src/main/fatbin}).
  *

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fatbin kept in src/main/fatbin (issue 15): only a change to the kernels needs nvcc. The kept inputs must name
+ * The fatbin kept in src/main/fatbin: only a change to the kernels needs nvcc. The kept inputs must name
  * the sources as they are now, the build must ship the kept bytes, and a machine without nvcc must build the same
  * bytes and refuse changed kernels with a reason. Runs the real build script; needs bash, not nvcc.
  */

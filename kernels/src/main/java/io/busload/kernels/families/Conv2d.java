@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seed's 3x3 fp64 convolution (src/main/cuda/conv2d.cu; issue 3, family 9;
+ * The seed's 3x3 fp64 convolution (src/main/cuda/conv2d.cu;
  * seeds/conv2d-global-mem-coalesce.md): filter -1 everywhere and 8 in the centre, taps outside the image
  * skipped. Naive puts threadIdx.x on rows (lanes a row apart: a sector per lane), coalesced on columns (32
  * consecutive doubles: 8 sectors). Size: the side {@code n} of the square image (8192 on a GPU: 512 MiB each

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Deliberate faults (src/main/cuda/faults.cu; issue 6): a kernel that writes 64 TiB past its buffer, a case
+ * Deliberate faults (src/main/cuda/faults.cu): a kernel that writes 64 TiB past its buffer, a case
  * that allocates 2^50 bytes (more than any GPU or host has), then a plain fp32 copy that must still be valid.
  * Suite {@code faults} only: {@link #inCoalescingSuite()} keeps it out of {@code coalescing}. Expected on a GPU:
  * the first fails with CUDA_ERROR_ILLEGAL_ADDRESS and the context is reset, the second with

@@ -21,7 +21,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * Indexed fp32 copies through an int32 permutation (src/main/cuda/gather.cu; issue 3, family 10): gather
+ * Indexed fp32 copies through an int32 permutation (src/main/cuda/gather.cu): gather
  * {@code out[i] = in[idx[i]]} and scatter {@code out[idx[i]] = in[i]}, with sorted indices (the identity: the
  * indirection with perfect coalescing) or random ones (about a sector per lane on the indexed side).
  * Size: the element count n, 32..2^31-1 (2^26 on a GPU: three 256 MiB buffers).
@@ -149,7 +149,7 @@ public final class Gather extends VariantFamily<Gather.Variant, Gather.Case> {
 
     /**
      * Bit for bit, against the host copies of in and idx: what was uploaded (a backend hands the check its inputs
-     * as filled). Issue 12: recomputing the Feistel permutation and the input for every element cost more host time
+     * as filled), because recomputing the Feistel permutation and the input for every element cost more host time
      * than reading them back.
      */
     @Override

@@ -28,7 +28,7 @@ import java.util.Optional;
 import java.util.stream.LongStream;
 
 /**
- * The links of a host (issue 14; src/main/cuda/interconnect.cu): host to device, device to host and both at once,
+ * The links of a host (src/main/cuda/interconnect.cu): host to device, device to host and both at once,
  * from pinned and pageable memory by the copy engines ({@code ce}) and from mapped pinned memory by SM loads and
  * stores ({@code sm}, zero-copy); and to and from the other GPUs of the host with peer access, one direction
  * (this GPU writes to the peer) and both. Suite {@code interconnect} only: links are not memory coalescing.

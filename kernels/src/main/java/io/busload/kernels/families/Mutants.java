@@ -23,7 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Deliberately wrong kernels (src/main/cuda/mutants.cu; issue 12): each is a real kernel of the catalog with one
+ * Deliberately wrong kernels (src/main/cuda/mutants.cu): each is a real kernel of the catalog with one
  * mistake, run with the real kernel's program and check, and each must come out invalid. On a GPU the mistake is
  * in the CUDA kernel; on a CPU in a Java twin that makes the same mistake after the real CPU pattern ran. Suite
  * {@code mutants} only ({@link #inCoalescingSuite()}): a test of the checks, never a measurement. Size: that of

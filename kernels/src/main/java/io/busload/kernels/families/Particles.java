@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seed's particle update in three layouts (src/main/cuda/particles.cu; issue 3, family 6;
+ * The seed's particle update in three layouts (src/main/cuda/particles.cu;
  * seeds/coalescing-patterns-a100.txt): 8 fp32 fields per particle ({@link #FIELDS}), one launch moves every
  * particle in place, {@code x = fma(vx, dt, x)} for x, y, z. AoS puts a particle's fields together (lanes 32
  * bytes apart: a sector per lane), SoA puts each field together (4 sectors per warp request), AoSoA groups

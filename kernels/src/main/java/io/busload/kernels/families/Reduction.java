@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * fp32 sum (src/main/cuda/reduction.cu; issue 3, family 11), always two launches: a first kernel writes one
+ * fp32 sum (src/main/cuda/reduction.cu), always two launches: a first kernel writes one
  * partial sum per block, {@code busload_reduction_final} sums them into {@code out[0]}. First kernels:
  * interleaved (tid % 2s: divergent), strided (index 2 s tid: bank conflicts), sequential (tid < s) and shuffle
  * (grid-stride loop, warp shuffles). Every global load is coalesced; what differs is the work after it.
@@ -76,8 +76,8 @@ public final class Reduction extends VariantFamily<Reduction.Variant, Reduction.
    * Element {@code i} of the input: a random sign times a magnitude in [1, 2) with 8 fraction bits, so the exact
    * sum is an integer count of 2^-8 (a long) and every partial sum below 2^16 in magnitude is exact in fp32. Mixed
    * signs keep partial sums small (a random walk), so the bound {@link Case#check} derives stays near zero and a
-   * dropped block (a sum of about 24 in magnitude) fails. Issue 12: on inputs all in [1, 2) the old relative
-   * tolerance let about 36,000 dropped elements pass.
+   * dropped block (a sum of about 24 in magnitude) fails; on inputs all in [1, 2) a relative tolerance would let
+   * about 36,000 dropped elements pass.
    */
   public static float input(long i) {
     long r = Families.mix(Families.SEED + i * 0x9E3779B97F4A7C15L);

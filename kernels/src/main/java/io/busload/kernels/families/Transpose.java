@@ -20,7 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Square fp32 transpose {@code out[c][r] = in[r][c]} (src/main/cuda/transpose.cu; issue 3, family 7): the copy
+ * Square fp32 transpose {@code out[c][r] = in[r][c]} (src/main/cuda/transpose.cu): the copy
  * with the same tiles (upper bound), naive (coalesced loads, one sector per lane on stores), tiled through a
  * 32 x 32 shared tile (32-way bank conflicts on its column reads) and tiled + padded (33 floats per tile row).
  * Size: the side {@code n} of the matrix, a multiple of 32 (8192 on a GPU: 256 MiB per matrix).

@@ -1,5 +1,5 @@
 /**
- * The coalescing families of issue 3, one class per {@code src/main/cuda/<family>.cu}: {@link Transpose},
+ * The coalescing families, one class per {@code src/main/cuda/<family>.cu}: {@link Transpose},
  * {@link Particles}, {@link Conv2d}, {@link Gather} and {@link Reduction}. Each is a {@link
  * io.busload.kernels.Family} whose {@link io.busload.kernels.Program}s state the launch geometry, the useful
  * traffic, the coalescing model (a warp's 32 lane addresses through {@link io.busload.kernels.WarpSimulator}),

@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.function.LongUnaryOperator;
 
 /**
- * Square fp32 matmul {@code C = A x B} (src/main/cuda/matmul.cu; issue 3, MATMUL family). Size: the side
+ * Square fp32 matmul {@code C = A x B} (src/main/cuda/matmul.cu; the MATMUL family). Size: the side
  * {@code n} of the three row-major matrices, a multiple of 32 (4096 on a GPU: 64 MiB per matrix, 192 MiB in all,
  * well above H100/H200 L2; 512 on a CPU).
  *

@@ -19,7 +19,7 @@ import java.util.stream.IntStream;
  *       last row, the whole last column (edges of the grid) and {@link #RANDOM_SAMPLES} seeded random elements;</li>
  *   <li>all of C, by Freivalds' test: for {@link #VECTORS} random sign vectors x, each row of C x equals the same
  *       row of A (B x), computed in double, within {@link #rowTolerance}. A wrong 32 x 32 tile (stale, zero, from
- *       the wrong k range) fails it wherever it lies; sampling alone caught one about 22% of the time (issue 12).</li>
+ *       the wrong k range) fails it wherever it lies; sampling alone caught one about 22% of the time.</li>
  * </ol>
  * {@link Check#checked()} counts the elements of C, all of which the third part covers.
  *

@@ -1,5 +1,5 @@
 /**
- * The MATMUL family of issue 3 ({@code src/main/cuda/matmul.cu}): square fp32 {@code C = A x B} with the same
+ * The MATMUL family ({@code src/main/cuda/matmul.cu}): square fp32 {@code C = A x B} with the same
  * arithmetic under different thread-to-data mappings, naive (thread x on rows) against the coalesced remap,
  * row-per-thread against column-per-thread, and cuBLAS SGEMM as the reference every kernel is set against as a
  * percentage ({@link io.busload.kernels.matmul.PercentOfCublas}).

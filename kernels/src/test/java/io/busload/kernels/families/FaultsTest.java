@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 6's fault family: its own suite, never in coalescing, and faults a CPU refuses cleanly. */
+/** The fault family: its own suite, never in coalescing, and faults a CPU refuses cleanly. */
 class FaultsTest {
   private static final DeviceLimits GPU = new DeviceLimits("cuda", 80L << 30, 79L << 30, 50L << 20, 132);
 

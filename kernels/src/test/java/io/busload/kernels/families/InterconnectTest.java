@@ -27,7 +27,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14's interconnect suite: its catalog, its buffers on either side of a link, its checks and its pairs. */
+/** The interconnect suite: its catalog, its buffers on either side of a link, its checks and its pairs. */
 class InterconnectTest {
   private static final Interconnect FAMILY = new Interconnect();
   private static final DeviceLimits ONE_GPU = new DeviceLimits("cuda", 80L << 30, 79L << 30, 50L << 20, 132);

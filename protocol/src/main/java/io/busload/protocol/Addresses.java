@@ -13,7 +13,7 @@ public final class Addresses {
   /** Coordinator to everyone, publish: a {@link KernelResult} once it is stored. */
   public static final String LIVE_RESULTS = "busload.live.results";
   /**
-   * Coordinator to everyone, publish: a regression or improvement found in a new result's history (issue 4),
+   * Coordinator to everyone, publish: a regression or improvement found in a new result's history,
    * as a JSON object with the change and its environment diff.
    */
   public static final String LIVE_REGRESSIONS = "busload.live.regressions";
@@ -21,7 +21,7 @@ public final class Addresses {
   public static final String LIVE_RUNS = "busload.live.runs";
 
   /**
-   * Issue 16: agents that are not cluster members reach the fleet through a coordinator's event-bus bridge, with
+   * Agents that are not cluster members reach the fleet through a coordinator's event-bus bridge, with
    * JSON bodies. They send to these addresses (each relayed, as its record, to the address of the same name
    * without {@code bridge}) and register only {@link #bridgeRuns} for their own id. The bridge permits nothing
    * else.

@@ -1,7 +1,7 @@
 package io.busload.protocol;
 
 /**
- * A case's working set against the device's L2 (issue 12): whether its bandwidth can be DRAM's, or may be the
+ * A case's working set against the device's L2: whether its bandwidth can be DRAM's, or may be the
  * cache's. Below {@link #FACTOR} times L2 a kernel's data may stay in L2 between launches and the figure is the
  * cache's, so such a result says so, and says whether the user asked for it.
  *
@@ -11,7 +11,7 @@ package io.busload.protocol;
  * @param l2Bytes the device's L2 when measured; 0 when unknown
  */
 public record CacheResidency(Residency residency, long workingSetBytes, long l2Bytes) {
-  /** A working set under this many L2s may be served from L2 (issue 12). */
+  /** A working set under this many L2s may be served from L2. */
   public static final int FACTOR = 4;
 
   /** The verdict on one case. */

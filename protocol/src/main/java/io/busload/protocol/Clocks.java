@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The GPU's clocks and throttle reasons as read after every sample (issue 12, NVML), and what was done about
+ * The GPU's clocks and throttle reasons as read after every sample (NVML), and what was done about
  * throttling: samples taken while the GPU throttled are dropped and counted (nvbench's rule), and a result left with
  * too few clean samples is flagged. Where nothing was read the figures are null, never a guess.
  *

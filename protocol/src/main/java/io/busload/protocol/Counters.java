@@ -3,7 +3,7 @@ package io.busload.protocol;
 import java.util.List;
 
 /**
- * Hardware counters of one kernel case beside what the kernel's model predicts (issue 3's {@code --profile}):
+ * Hardware counters of one kernel case beside what the kernel's model predicts ({@code run --profile}):
  * Nsight Compute (ncu) counted one launch of each of the case's kernel steps, run by the native harness from the
  * same fatbin and plan as the timed measurement. Every measured figure is ncu's, never estimated; a figure ncu
  * did not report, or one the model does not predict (a case with no loads, say), is null.

@@ -3,7 +3,7 @@ package io.busload.protocol;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * What a device is, as measured results must carry it (ARCHITECTURE.md, invariants).
+ * What a device is, as measured results must carry it (docs/design/invariants.md#device-identity).
  *
  * @param id fleet-unique device id, {@code host/cuda:N} or {@code host/cpu}
  * @param kind {@code cuda} or {@code cpu}
@@ -17,7 +17,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param busWidthBits memory bus width in bits, 0 when unknown
  * @param theoreticalPeakBytesPerSecond memory clock x bus width x 2, 0 when unknown
  * @param driverVersion CUDA driver version ("13.0") or the OS kernel for a CPU
- * @param topology its PCIe link, NUMA node and links to the host's other GPUs (issue 14); null for a CPU, for
+ * @param topology its PCIe link, NUMA node and links to the host's other GPUs; null for a CPU, for
  *     results from before it was recorded, and where it could not be read
  */
 public record DeviceInfo(
@@ -35,7 +35,7 @@ public record DeviceInfo(
     String driverVersion,
     @JsonInclude(JsonInclude.Include.NON_NULL) Topology topology) {
 
-  /** A device without a recorded topology: a CPU, or a GPU described before issue 14. */
+  /** A device without a recorded topology: a CPU, or a GPU whose agent did not record one. */
   public DeviceInfo(String id, String kind, String name, String uuid, String computeCapability, int multiprocessors,
       long l2Bytes, long memoryBytes, long memoryClockHz, int busWidthBits, double theoreticalPeakBytesPerSecond,
       String driverVersion) {

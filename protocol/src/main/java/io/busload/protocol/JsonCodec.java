@@ -48,7 +48,7 @@ public final class JsonCodec<T> implements MessageCodec<T, T> {
   }
 
   /**
-   * The length prefix is checked against the bytes actually there before anything is allocated: issue 6's fuzz
+   * The length prefix is checked against the bytes actually there before anything is allocated: a fuzz test's
    * found that a frame claiming 2 GB made {@code Buffer.getBytes} allocate 2 GB before failing its bounds check,
    * so a few such messages from any cluster member could exhaust the coordinator's heap.
    */

@@ -30,11 +30,11 @@ import java.util.UUID;
  * @param method how it was measured, in words, for whoever reads the number
  * @param counters hardware counters beside the model's prediction where the run was profiled; null otherwise (and
  *     in every message written before they existed: the field is optional within schema version 1)
- * @param origin where the coordinator got the result when not from a fleet agent (pushed, issue 11); set by the
+ * @param origin where the coordinator got the result when not from a fleet agent (pushed); set by the
  *     coordinator only, null on the wire from agents and in every result the agent prints
- * @param status what became of the case (issue 12); a message or file from before it existed is given the status
+ * @param status what became of the case; a message or file from before it existed is given the status
  *     its other fields imply ({@link ResultStatus#legacy})
- * @param sampling how the samples were timed, clocks and throttling, the working set against L2 (issue 12); null
+ * @param sampling how the samples were timed, clocks and throttling, the working set against L2; null
  *     when nothing was timed, and in every message written before it existed
  */
 public record KernelResult(
@@ -69,7 +69,7 @@ public record KernelResult(
     // Left out when null: a fleet result reads exactly as results did before pushes existed.
     @JsonInclude(JsonInclude.Include.NON_NULL) Origin origin,
     ResultStatus status,
-    // Left out when null: an untimed result reads on the wire as results did before issue 12.
+    // Left out when null: an untimed result reads on the wire as one from an agent that records no sampling.
     @JsonInclude(JsonInclude.Include.NON_NULL) Sampling sampling) implements Protocol.Message {
 
   public KernelResult {
@@ -88,7 +88,7 @@ public record KernelResult(
     }
   }
 
-  /** A result with counters and origin, its status implied by its other fields (results before issue 12). */
+  /** A result with counters and origin, its status implied by its other fields (results that carry no status). */
   public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
       String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
       List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
@@ -141,7 +141,7 @@ public record KernelResult(
     return copy(runId, sweepId, value, counters, origin, status, sampling);
   }
 
-  /** This result with its status and how it was sampled (issue 12). */
+  /** This result with its status and how it was sampled. */
   public KernelResult withSampling(ResultStatus newStatus, Sampling value) {
     return copy(runId, sweepId, method, counters, origin, newStatus, value);
   }

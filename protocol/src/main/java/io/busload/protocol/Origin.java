@@ -3,7 +3,7 @@ package io.busload.protocol;
 import java.time.Instant;
 
 /**
- * Where a stored result came from when it did not come from a fleet agent over the event bus (issue 11: {@code
+ * Where a stored result came from when it did not come from a fleet agent over the event bus ({@code
  * ./busload push} brings in results of hosts that cannot join the cluster). Set by the coordinator that took the
  * push, after its checks; never by an agent, and null on every fleet result, so a result's JSON says by itself
  * whether it was pushed, in every view that serves it.

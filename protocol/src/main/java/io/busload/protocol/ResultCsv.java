@@ -15,12 +15,12 @@ import java.util.stream.Collectors;
 
 /**
  * A {@link KernelResult} as the cells of one CSV row, by column name: what the agent's {@code --format csv} and the
- * coordinator's CSV export write, and what the coordinator reads back when such a file is pushed (issue 11). One
+ * coordinator's CSV export write, and what the coordinator reads back when such a file is pushed. One
  * definition, so that what one side writes the other reads.
  *
  * <p>Columns are found by name: a reader takes them in any order and skips those it does not know (the agent's
  * {@code fractionOfCeiling} and {@code fractionOfPeak} are derived, not read back). {@link #SUMMARY} are the columns
- * results CSV always had; {@link #CARRIED} came with issue 11, so that a row holds everything its JSON does: the
+ * results CSV always had; {@link #CARRIED} follow, so that a row holds everything its JSON does: the
  * device fingerprint, the environment (driver, agent version, fatbin hash; clocks are in {@code method}) and every
  * sample. Units are SI, as in the record. Lists and objects that CSV has no shape for are one cell each: samples
  * separated by {@code ;}, mismatches as a JSON array, counters as a JSON object (empty: none).
@@ -32,14 +32,14 @@ public final class ResultCsv {
       "bandwidth");
   /** How each sample was timed, and how: the agent's CSV has had these after {@link #SUMMARY}. */
   public static final List<String> METHOD = List.of("launchesPerSample", "method");
-  /** The rest of the record (issue 11), after whatever columns a writer had before. */
+  /** The rest of the record, after whatever columns a writer had before. */
   public static final List<String> CARRIED = List.of("schemaVersion", "suite", "agentId", "agentVersion",
       "fatbinHash", "deviceKind", "deviceUuid", "deviceComputeCapability", "deviceMultiprocessors", "deviceL2Bytes",
       "deviceMemoryBytes", "deviceMemoryClockHz", "deviceBusWidthBits", "deviceTheoreticalPeak",
       "deviceDriverVersion", "deviceFingerprint", "warmupLaunches", "bytesRead", "bytesWritten", "sampleSeconds",
       "mismatches", "counters");
   /**
-   * How the result was measured, as typed fields (issue 12), after {@link #CARRIED}: its status, the samples held,
+   * How the result was measured, as typed fields, after {@link #CARRIED}: its status, the samples held,
    * unheld and re-timed, the stopping reason, the clocks and throttle reasons read during sampling and the samples
    * dropped for throttling, the working set against L2, and the other devices measuring meanwhile. Empty cells where
    * nothing was timed or nothing read.
@@ -50,7 +50,7 @@ public final class ResultCsv {
       "workingSetBytes", "othersBusy");
   /**
    * Columns a reader may go without: the sample count and the fingerprint (both derived, checked when present), the
-   * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written before issue 12).
+   * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written by agents that did not record how a result was measured).
    */
   public static final List<String> OPTIONAL = optional();
 
@@ -256,13 +256,13 @@ public final class ResultCsv {
     }
   }
 
-  /** Empty or absent (a file from before issue 12): null, and the record derives it. */
+  /** Empty or absent (a file without sampling columns): null, and the record derives it. */
   private static ResultStatus status(Cells cells) {
     String value = cell(cells, "status").strip();
     return value.isEmpty() ? null : constant(ResultStatus.class, "status", value);
   }
 
-  /** The {@link #SAMPLING} columns, or null when the row has none (not timed, or a file from before issue 12). */
+  /** The {@link #SAMPLING} columns, or null when the row has none (not timed, or a file without sampling columns). */
   private static Sampling sampling(Cells cells, DeviceInfo device) {
     if (cell(cells, "stopReason").isBlank()) {
       return null;

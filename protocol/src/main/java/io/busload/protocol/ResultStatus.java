@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * What became of one case (issue 12): measured, or why it has no speed. Typed, so that no reader tells a skipped
+ * What became of one case: measured, or why it has no speed. Typed, so that no reader tells a skipped
  * case from a failed one by the words its method starts with.
  */
 public enum ResultStatus {

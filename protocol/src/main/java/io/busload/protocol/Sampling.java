@@ -1,7 +1,7 @@
 package io.busload.protocol;
 
 /**
- * How the samples of one result were timed (issue 12: the method recorded, not asserted). A GPU sample is "held"
+ * How the samples of one result were timed (the method recorded, not asserted). A GPU sample is "held"
  * when its launches were queued behind the blocking kernel and ran back to back; "unheld" when its batch was too
  * large to hold (or the device has no hold: the CPU), so the host's enqueue path may sit inside the timing; and
  * "re-timed" when the hold timed out before the host had queued the batch, so it was timed again unheld. Warm-up
@@ -14,8 +14,8 @@ package io.busload.protocol;
  * @param clocks clocks and throttle reasons during sampling, and the samples dropped for throttling
  * @param cache the working set against L2
  * @param othersBusy the other devices of the same agent (their ids, sorted) that were measuring at some time while
- *     these samples were taken (issue 14: a run on several GPUs at once shares power, host memory and the host's
- *     links); empty when this device had the host to itself, and in results written before issue 14
+ *     these samples were taken (a run on several GPUs at once shares power, host memory and the host's
+ *     links); empty when this device had the host to itself, and in results whose agent did not record it
  */
 public record Sampling(int heldSamples, int unheldSamples, int retimedSamples, StopReason stopReason, Clocks clocks,
     CacheResidency cache, java.util.List<String> othersBusy) {

@@ -1,6 +1,6 @@
 package io.busload.protocol;
 
-/** Why sampling stopped (issue 12): the stopping rule's verdict, typed; printers put it in words. */
+/** Why sampling stopped: the stopping rule's verdict, typed; printers put it in words. */
 public enum StopReason {
   /** The relative spread of the last window of samples fell under the rule's threshold. */
   SPREAD_SETTLED,

@@ -3,7 +3,7 @@ package io.busload.protocol;
 import java.util.List;
 
 /**
- * Where a GPU sits in its host (issue 14): its PCIe link, its NUMA node and how it reaches every other GPU of the
+ * Where a GPU sits in its host: its PCIe link, its NUMA node and how it reaches every other GPU of the
  * host. Part of the device's fingerprint as results carry it, so a link that trained slower shows beside the
  * bandwidth it explains. Read once at discovery; -1 or 0 where the host did not say.
  *

@@ -1,5 +1,5 @@
 /**
- * The event-bus contract between agents, coordinators and dashboards (issue 2, must-have 3).
+ * The event-bus contract between agents, coordinators and dashboards.
  *
  * <p>Everything that crosses a process boundary is a record here, carrying {@link
  * io.busload.protocol.Protocol#SCHEMA_VERSION}, so that a member can refuse what it does not understand

@@ -66,7 +66,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 6, Security: the event bus with the fleet's certificates from the real {@code ./busload certs}, real
+ * The event bus with the fleet's certificates from the real {@code ./busload certs}, real
  * Hazelcast members on loopback, a unique cluster per test. A stranger joins Hazelcast freely (open source
  * authenticates nobody) and registers a consumer on {@code busload.results}; what it can do after that is what
  * these tests measure.

@@ -147,7 +147,7 @@ class JsonCodecTest {
     KernelResult decoded = JsonCodec.fromJson(old.getBytes(), KernelResult.class);
 
     assertThat(decoded.counters()).isNull();
-    // Issue 12's fields: a result from before them is MEASURED by its own fields and carries no sampling.
+    // Status and sampling: a result without them is MEASURED by its own fields and carries no sampling.
     assertThat(decoded.status()).isEqualTo(ResultStatus.MEASURED);
     assertThat(decoded.sampling()).isNull();
     assertThat(decoded.bandwidth()).isEqualTo(8.192e6);

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11: a result written as CSV cells reads back as the same result, and a bad cell names its column. */
+/** A result written as CSV cells reads back as the same result, and a bad cell names its column. */
 class ResultCsvTest {
   private static final DeviceInfo GPU = new DeviceInfo("gpu1/cuda:0", DeviceInfo.CUDA, "NVIDIA H200",
       "GPU-1234", "9.0", 132, 60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.8e12, "13.0");
@@ -122,7 +122,7 @@ class ResultCsvTest {
   }
 
   @Test
-  void read_fileBeforeIssue12_statusFromItsFieldsAndNoSampling() {
+  void read_fileWithoutSamplingColumns_statusFromItsFieldsAndNoSampling() {
     KernelResult p = profiled();
     KernelResult skipped = new KernelResult(p.schemaVersion(), p.id(), null, null, p.agentId(), p.agentVersion(),
         p.fatbinHash(), p.device(), p.suite(), p.kernel(), p.params(), false, List.of("skipped: size"), 0, 0, 0, 0,

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 12: how a result was timed travels as typed fields, in JSON and CSV, and old messages and files still read. */
+/** How a result was timed travels as typed fields, in JSON and CSV, and old messages and files still read. */
 class SamplingTest {
   static Sampling sampled() {
     return new Sampling(20, 3, 1, StopReason.SPREAD_SETTLED,
@@ -39,7 +39,7 @@ class SamplingTest {
   }
 
   @Test
-  void status_ofResultsBeforeIssue12_derivedFromTheirFields() {
+  void status_ofResultsWithoutStatus_derivedFromTheirFields() {
     KernelResult valid = JsonCodecTest.result(true);
     assertThat(valid.status()).isEqualTo(ResultStatus.MEASURED);
     assertThat(ResultStatus.legacy(false, "skipped: size: needs 9 GB", List.of("skipped: size")))

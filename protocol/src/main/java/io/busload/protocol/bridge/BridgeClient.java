@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One connection to a coordinator's event-bus bridge (issue 16), speaking the bridge's JSON frames ({@code send}
+ * One connection to a coordinator's event-bus bridge, speaking the bridge's JSON frames ({@code send}
  * with a {@code replyAddress}, {@code register}, {@code ping}; {@code rec} and {@code err} back). Used on one
  * Vert.x context only.
  *

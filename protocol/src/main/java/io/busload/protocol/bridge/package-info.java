@@ -1,5 +1,5 @@
 /**
- * How an agent reaches the fleet without joining its cluster (issue 16): one mutual-TLS WebSocket to a
+ * How an agent reaches the fleet without joining its cluster: one mutual-TLS WebSocket to a
  * coordinator's event-bus bridge, carrying the protocol's records as JSON.
  *
  * <p>Full-mesh membership costs every agent a connection to every other member and a heartbeat answered to each

@@ -25,7 +25,7 @@ public final class Cluster {
 
   /**
    * Starts the member. With {@link ClusterSettings#tls()} the event bus is TLS with client certificates required
-   * both ways (issue 6); the stores are read and checked first, so a wrong password, an expired certificate or one
+   * both ways; the stores are read and checked first, so a wrong password, an expired certificate or one
    * issued for another role fails here, naming the file. Reads files: call it off the event loop.
    */
   public static Future<Vertx> start(ClusterSettings settings) {
@@ -58,7 +58,8 @@ public final class Cluster {
 
   /**
    * Members of {@code vertx}'s cluster that say they are coordinators, as {@code host:port}. An agent sends nothing
-   * while this is empty (ARCHITECTURE.md: a member with the wrong cluster name forms a cluster of its own). The
+   * while this is empty (a member with the wrong cluster name forms a cluster of its own:
+   * docs/design/invariants.md#coordinator-presence). The
    * role is a Hazelcast member attribute, which any member can claim: this finds mistakes, it authenticates
    * nobody; the fleet certificate does that. Empty for a Vert.x that is not clustered over Hazelcast.
    */
@@ -124,7 +125,7 @@ public final class Cluster {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "slf4j");
     config.setProperty("hazelcast.socket.bind.any", "false");
-    // Split detected in about 10 s and healed in about 3 s instead of about 60 s (ARCHITECTURE.md).
+    // A gone member noticed in about 10 s, not Hazelcast's 60 s (docs/design/invariants.md#cluster-settings).
     config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
     config.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
     config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");

@@ -62,7 +62,7 @@ public record ClusterSettings(
    * <p>TLS: {@code BUSLOAD_TLS_DIR} names this member's directory from {@code ./busload certs}. Without it the event
    * bus is plain TCP, which is refused on any interface but loopback unless {@code BUSLOAD_TLS=off} says that is
    * meant: Hazelcast open source authenticates nobody, so on a network only the certificate keeps strangers from
-   * reading results and faking acks (issue 6).
+   * reading results and faking acks.
    */
   public static ClusterSettings fromEnvironment(Map<String, String> env, String role, int defaultEventBusPort) {
     String host = env.getOrDefault("BUSLOAD_CLUSTER_HOST", "127.0.0.1");

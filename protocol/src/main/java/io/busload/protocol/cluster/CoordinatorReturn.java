@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes a lite member (an agent, the dashboard) reachable again when a coordinator joins a cluster that had none
- * (issue 6: kill -9 of the only coordinator, then a restart). Each lite member installs it once joined.
+ * (kill -9 of the only coordinator, then a restart). Each lite member installs it once joined.
  *
  * <p>Vert.x keeps each member's event-bus address and consumer registrations in Hazelcast maps, whose data only
  * coordinators hold (agents are lite members). When the last coordinator dies, that data is gone. Vert.x's own

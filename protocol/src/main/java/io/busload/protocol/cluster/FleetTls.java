@@ -23,7 +23,7 @@ import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 
 /**
- * A member's fleet certificate for the event bus (issue 6, Security), as {@code ./busload certs} writes it: the
+ * A member's fleet certificate for the event bus, as {@code ./busload certs} writes it: the
  * member's key and certificate chain ({@code member.p12}), the CA certificate it trusts ({@code trust.p12}), and a
  * file holding the password of both.
  *
@@ -155,7 +155,7 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
     }
 
     /**
-     * The coordinator's event-bus bridge for agents (issue 16): this member's key, and a client certificate
+     * The coordinator's event-bus bridge for agents: this member's key, and a client certificate
      * required from every connection, chained to a CA this member trusts. Which agent a connection is comes from
      * that certificate's subject, checked by the bridge on every message.
      */
@@ -186,7 +186,7 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
 
   /**
    * An agent's side of the bridge with its key material in any form: what {@link Loaded#applyBridgeClient} sets for
-   * a member directory, for callers that hold the keys in memory (the fleet simulator's thousand agents, issue 16).
+   * a member directory, for callers that hold the keys in memory (the fleet simulator's thousand agents).
    * TLS on, the given certificate and trusted CAs, no trust-all, and the coordinator's host name checked.
    */
   public static io.vertx.core.http.WebSocketClientOptions bridgeClient(

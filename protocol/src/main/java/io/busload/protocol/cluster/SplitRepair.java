@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Repairs what a network split leaves stale in a member's event bus once the halves merge again (issue 6; found by
+ * Repairs what a network split leaves stale in a member's event bus once the halves merge again (found by
  * SplitBrainIT, where the agent of the half that merged never got a hello answered again).
  *
  * <p>During the split each half had its own leading coordinator, and Vert.x routed the coordinator's addresses to it.

@@ -10,7 +10,7 @@ import io.vertx.core.net.PemTrustOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link FleetTls#bridgeClient}: key material held in memory (the simulator's agents, issue 16) gets the same checks
+ * {@link FleetTls#bridgeClient}: key material held in memory (the simulator's agents) gets the same checks
  * as a member directory's, whatever the options held before.
  */
 class FleetTlsOptionsTest {

@@ -1,5 +1,5 @@
 /**
- * Verdicts on measurements (issue 13), apart from everything that moves or stores them: change points in one
+ * Verdicts on measurements, apart from everything that moves or stores them: change points in one
  * series, an A/B verdict on two sets of raw samples, a device against the other devices of its model.
  *
  * <p>Plain Java on plain records (no Vert.x, no database, no protocol types), so that the coordinator's regression

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * Is one new value outside its history's noise band? The coordinator's regression check since issue 4.
+ * Is one new value outside its history's noise band? The coordinator's regression check.
  *
  * <p>Over the last {@link #HISTORY} values (at least {@link #MIN_HISTORY}), take the median {@code m} and the
  * MAD; {@code sigma = 1.4826 * MAD}. The band is {@code max(3.5 * sigma, 1% of m)}: 3.5 robust sigmas is the usual

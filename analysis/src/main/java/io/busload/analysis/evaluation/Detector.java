@@ -15,7 +15,7 @@ public interface Detector {
   /** The arrivals (indices) at which it raised an alarm. */
   List<Integer> alarms(double[] values);
 
-  /** The coordinator's check since issue 4: each value against the median and MAD of the 30 before it. */
+  /** The coordinator's regression check: each value against the median and MAD of the 30 before it. */
   static Detector zScore() {
     return new Detector() {
       @Override

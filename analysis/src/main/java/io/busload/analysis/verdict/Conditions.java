@@ -15,14 +15,14 @@ public record Conditions(Double smMHz, Double memMHz, boolean throttling, boolea
   private static final Pattern READING = Pattern.compile("(?:before|after): sm (\\d+(?:\\.\\d+)?) MHz, mem (\\d+(?:\\.\\d+)?) MHz");
 
   /**
-   * The conditions a result's method sentence states. Results stored before issue 12 carry them only as that
+   * The conditions a result's method sentence states. Results without typed clocks carry them only as that
    * sentence; later ones carry their clocks as typed fields (protocol Clocks), which the coordinator's
    * ClockConditions reads instead, coming here only for those older results and for whether other processes shared
    * the GPU, which no typed field says yet. The agent's offline {@code busload compare} (agent verdicts.Measured)
    * likewise reads the sentence only for results without typed clocks.
    */
   /**
-   * The conditions of a result with typed clocks (issue 12), given here field by field so that this module needs no
+   * The conditions of a result with typed clocks, given here field by field so that this module needs no
    * protocol: {@code read} false (clocks not read, or a device without them) gives no figures, since a figure from
    * elsewhere would be a guess; read clocks give the midpoint of each clock's lowest and highest reading during
    * sampling. Whether other processes shared the GPU is in no typed field, so that still comes from {@code method}.

@@ -1,6 +1,6 @@
 /*
  * A stand-in for libnvidia-ml.so.1 with the functions Busload binds, for NvmlTest on hosts without a GPU. GPU-fake-0's
- * SM clock and throttle reasons follow FAKE_NVML_SM / FAKE_NVML_REASONS. For NVLink (issue 14) it knows three GPUs:
+ * SM clock and throttle reasons follow FAKE_NVML_SM / FAKE_NVML_REASONS. For NVLink it knows three GPUs:
  * GPU-fake-0 with 18 links to NVSwitches, 17 of them active (one trained down); GPU-fake-direct with 4 links to the
  * GPU at 00000000:00:07.0 and 2 more to 0000000A:41:00.0; GPU-fake-pcie, which has no NVLink (NOT_SUPPORTED).
  * Built by the test with the host's C compiler; never shipped.

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Joins the fleet and serves runs until stopped: through a coordinator's bridge (issue 16), or as a cluster member
+ * Joins the fleet and serves runs until stopped: through a coordinator's bridge, or as a cluster member
  * when {@code BUSLOAD_TRANSPORT=cluster}.
  */
 @Command(name = "agent", mixinStandardHelpOptions = true, description = "Join the fleet and serve runs.")
@@ -63,7 +63,7 @@ final class AgentCommand implements Callable<Integer> {
         Outbox.directory(System.getenv(), agentId)).withLabels(labels);
     Vertx vertx;
     if (bridge.isPresent()) {
-      // Issue 16: not a member; one connection to a coordinator's bridge. Codecs stay unregistered: the bridge
+      // Not a member; one connection to a coordinator's bridge. Codecs stay unregistered: the bridge
       // carries JSON, and nothing else in this process uses the event bus.
       LOG.info("agent {} reaching the fleet through the agent bridge ({}) at {} with {}; labels {}; outbox {}",
           config.agentId(), bridge.get().tls() == null ? "plain" : "mutual TLS", bridge.get().endpoints(),

@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * Sends the files {@code run --format json|csv} wrote to a coordinator, from a host that cannot join the cluster
- * (issue 11). Each file is stored whole or refused whole; a file pushed again stores nothing new and says so.
+ * Sends the files {@code run --format json|csv} wrote to a coordinator, from a host that cannot join the cluster.
+ * Each file is stored whole or refused whole; a file pushed again stores nothing new and says so.
  */
 @Command(name = "push", mixinStandardHelpOptions = true,
     description = {"Push results files that 'run --format json' or '--format csv' wrote to a coordinator.",

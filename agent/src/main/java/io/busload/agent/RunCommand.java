@@ -106,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     RunContext context = new RunContext(null, null, Devices.hostName(), AgentVersion.get());
-    // One worker per device, all measuring at once (issue 14): each result names the others that were busy.
+    // One worker per device, all measuring at once: each result names the others that were busy.
     HostActivity host = new HostActivity();
     List<DeviceWorker> workers = chosen.stream().map(DeviceWorker::new).toList();
     List<KernelResult> results = new ArrayList<>();

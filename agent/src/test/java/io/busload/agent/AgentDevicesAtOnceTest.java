@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14: an agent with two devices runs one worker per device, so runs sent to both at once go on at once, and
+ * An agent with two devices runs one worker per device, so runs sent to both at once go on at once, and
  * each result names the other device when it measured meanwhile. Two CPU devices stand in for two GPUs.
  */
 class AgentDevicesAtOnceTest {

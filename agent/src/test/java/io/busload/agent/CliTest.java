@@ -29,7 +29,7 @@ class CliTest extends InProcessCli {
     assertThat(results).extracting(KernelResult::kernel).first().isEqualTo("memcpy-d2d");
   }
 
-  /** Issue 6: faults fail their own case cleanly and the run carries on to a valid copy; the JVM survives. */
+  /** Faults fail their own case cleanly and the run carries on to a valid copy; the JVM survives. */
   @Test
   void runFaults_cpu_oobRefusedHugeRefusedCopyValidExit1() throws Exception {
     int exit = run("run", "--suite", "faults", "--device", "cpu", "--format", "json", "--option", "size=4096");

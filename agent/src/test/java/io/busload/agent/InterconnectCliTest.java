@@ -9,7 +9,7 @@ import io.busload.protocol.KernelResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14's interconnect suite on the CPU backend: host memory copies between threads, and no GPU pair. */
+/** The interconnect suite on the CPU backend: host memory copies between threads, and no GPU pair. */
 class InterconnectCliTest extends InProcessCli {
   private static final List<String> HOST_KERNELS = List.of("h2d-ce-pinned", "d2h-ce-pinned", "bidir-ce-pinned",
       "h2d-ce-pageable", "d2h-ce-pageable", "bidir-ce-pageable", "h2d-sm-mapped", "d2h-sm-mapped", "bidir-sm-mapped");

@@ -24,9 +24,9 @@ class PlanOutCliTest extends InProcessCli {
     List<PlanFile.Case> cases = PlanFile.parse(Files.readString(plan));
     assertThat(cases).hasSize(9).allMatch(PlanFile.Case::runs);
     assertThat(cases.getFirst().kernel()).isEqualTo("memcpy-d2d");
-    // As the CSV's params column since issue 11 (ResultCsv): names in alphabetical order.
+    // As the CSV's params column (ResultCsv): names in alphabetical order.
     assertThat(cases.get(1).params()).isEqualTo("size=4096;stride=1");
-    // Issue 12: the harness samples as the agent does on this device (CpuDevice: 5 ms samples, 2 s... its cap).
+    // The harness samples as the agent does on this device (CpuDevice: 5 ms samples, 2 s... its cap).
     assertThat(Files.readString(plan)).startsWith("busload-plan 2 stride cpu\nmethod 10 3 0.005 1048576 10 10 0.005 ");
     io.busload.agent.measure.SamplingMethod sampling = PlanFile.sampling(Files.readString(plan)).orElseThrow();
     assertThat(sampling.rule().maxSamples()).isEqualTo(1000);

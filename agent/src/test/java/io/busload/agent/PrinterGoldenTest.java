@@ -50,11 +50,11 @@ class PrinterGoldenTest {
   @Test
   void csv_validRows_carryBothFractions() {
     String[] lines = print(new CsvPrinter()).split("\r\n");
-    // Issue 11 appended the rest of the record after the fractions (schemaVersion first); the fractions stay put.
+    // The rest of the record follows the fractions (schemaVersion first); the fractions stay put.
     assertThat(lines[0]).contains(",method,fractionOfCeiling,fractionOfPeak,schemaVersion,");
     assertThat(lines[1]).containsPattern(",1\\.0,0\\.7850\\d*,1,stride,");
     assertThat(lines[3]).contains("a device call failed,,,1,stride,"); // invalid: no fractions
-    // busload compare (issue 13) judges CSV files on this column: every sample, in measuring order.
+    // busload compare judges CSV files on this column: every sample, in measuring order.
     assertThat(lines[0]).contains(",sampleSeconds,");
     assertThat(lines[1]).contains(",5.0E-5;5.1E-5;5.2E-5,");
   }
@@ -81,7 +81,7 @@ class PrinterGoldenTest {
 
   @Test
   void ceilings_readHeavyKernelFasterThanMemcpy_setsTheMeasuredCeilingAndEveryFractionStaysAtMostOne() {
-    // As gather-sorted on an H100 (issue 12: 102.2% of memcpy): the same bytes in 49 us instead of memcpy's 51 us.
+    // As gather-sorted on an H100 (102.2% of memcpy): the same bytes in 49 us instead of memcpy's 51 us.
     java.util.List<io.busload.protocol.KernelResult> results = new java.util.ArrayList<>(Fixtures.results());
     results.add(Fixtures.result("00000000-0000-0000-0000-000000000004", "gather-sorted",
         java.util.Map.of("size", 16777216L), true, java.util.List.of(), java.util.List.of(4.8e-5, 4.9e-5, 5.0e-5)));

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue 11: {@code push}'s exit codes and messages, in-process. The coordinator here is an HTTP server on loopback
+ * {@code push}'s exit codes and messages, in-process. The coordinator here is an HTTP server on loopback
  * giving the answers docs/contract.md documents for {@code POST /api/pushes} (per file name), so every answer can be
  * had on demand; deploy's PushIT pushes to a real coordinator through {@code ./busload push}.
  */

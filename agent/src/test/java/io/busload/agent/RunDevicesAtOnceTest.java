@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14: {@code run --device A,B} (or {@code all}) measures the suite on every named device at once, one worker
+ * {@code run --device A,B} (or {@code all}) measures the suite on every named device at once, one worker
  * each, and every result names the devices that were measuring beside it. Two CPU devices stand in for two GPUs.
  */
 class RunDevicesAtOnceTest extends InProcessCli {

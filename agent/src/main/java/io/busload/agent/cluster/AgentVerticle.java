@@ -43,7 +43,7 @@ public final class AgentVerticle extends VerticleBase {
 
   private final AgentConfig config;
   private final Map<String, Slot> slots = new LinkedHashMap<>();
-  /** This agent's devices, so that a result says which others measured beside it (issue 14). */
+  /** This agent's devices, so that a result says which others measured beside it. */
   private final HostActivity activity = new HostActivity();
   private final java.util.Set<Delivery> deliveries = new java.util.HashSet<>();
   private Outbox outbox;
@@ -91,7 +91,7 @@ public final class AgentVerticle extends VerticleBase {
       link = links.apply(vertx);
       outbox = opened.getKey();
       // Drained first: whatever an earlier run of this agent measured and never saw acked is queued before
-      // anything new can be measured (issue 6: a crash or a cut loses nothing).
+      // anything new can be measured (a crash or a cut loses nothing).
       List<KernelResult> pending = opened.getValue();
       if (!pending.isEmpty()) {
         LOG.info("outbox {}: resending {} result(s) not acked before", outbox.dir(), pending.size());

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent outside the cluster (issue 16): one connection to a coordinator's event-bus bridge, records as JSON.
+ * The agent outside the cluster: one connection to a coordinator's event-bus bridge, records as JSON.
  * A coordinator is present while that connection is open; the bridge relays to whichever coordinator leads.
  */
 public final class BridgeLink implements FleetLink {

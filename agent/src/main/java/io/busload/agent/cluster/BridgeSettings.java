@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How an agent reaches the fleet through a bridge (issue 16), resolved once before it starts.
+ * How an agent reaches the fleet through a bridge, resolved once before it starts.
  *
  * @param endpoints the coordinators' bridges, tried in turn
  * @param tls the agent's fleet certificate; null is a plain WebSocket, allowed to loopback only unless
@@ -22,7 +22,7 @@ public record BridgeSettings(List<BridgeClient.Endpoint> endpoints, FleetTls tls
   public static final Duration PING = Duration.ofSeconds(5);
 
   /**
-   * Issue 16: agents reach the fleet through a coordinator's bridge unless {@code BUSLOAD_TRANSPORT=cluster} makes
+   * Agents reach the fleet through a coordinator's bridge unless {@code BUSLOAD_TRANSPORT=cluster} makes
    * them cluster members (empty then). The bridges are {@code BUSLOAD_BRIDGE} ({@code host:port[,...]}), else the
    * hosts of {@code BUSLOAD_CLUSTER_MEMBERS} (the coordinators' addresses, which an agent's settings already name)
    * on {@code BUSLOAD_BRIDGE_PORT} (7704), else loopback: so one {@code busload.env} serves either transport. TLS

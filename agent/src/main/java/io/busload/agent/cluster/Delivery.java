@@ -11,15 +11,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Delivers one run's messages to the coordinator in order, each retried with exponential backoff until the
  * coordinator acks it: a coordinator that is down or restarting delays results, never loses them
- * (ARCHITECTURE.md: a plain send to a gone member is silently dropped). Used on the verticle's context only.
+ * (a plain send to a gone member is silently dropped: docs/design/invariants.md#delivery). Used on the verticle's context only.
  *
  * <p>Nothing is sent while no coordinator is reachable ({@link FleetLink#coordinatorPresent}). On the cluster, that
- * means no member says it is a coordinator (issue 6): such a cluster is
+ * means no member says it is a coordinator: such a cluster is
  * the wrong one (another cluster name, a stranger's data member), and whatever answered there would not be the
  * coordinator. That claim is a Hazelcast attribute anyone can make; what proves an ack came from a coordinator is
  * TLS, where the agent trusts only the coordinator CA (docs/reliability.md).
  *
- * <p>Public for the fleet simulator (issue 16), whose virtual agents deliver through this same class.
+ * <p>Public for the fleet simulator, whose virtual agents deliver through this same class.
  */
 public final class Delivery {
   private static final Logger LOG = LoggerFactory.getLogger(Delivery.class);

@@ -7,7 +7,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * How an agent reaches the coordinators (issue 16): as a member of the clustered event bus ({@link ClusterLink}),
+ * How an agent reaches the coordinators: as a member of the clustered event bus ({@link ClusterLink}),
  * or through a coordinator's event-bus bridge ({@link BridgeLink}). Everything above it, the outbox, the delivery
  * lanes and the runs, is the same on both. Used on the agent verticle's context only.
  */

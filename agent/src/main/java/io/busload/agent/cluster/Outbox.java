@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's results on its own disk until the coordinator acks them (ARCHITECTURE.md invariant; issue 6):
+ * The agent's results on its own disk until the coordinator acks them (docs/design/invariants.md#acks):
  * one JSON file per result id, written atomically (temp file, fsync, rename, fsync of the directory) before
  * the first send, deleted only after an ok ack for that id. A crash at any point leaves either no file (the
  * result was never reported as measured) or a whole one (it is resent on the next start; the coordinator

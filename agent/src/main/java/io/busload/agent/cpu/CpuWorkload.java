@@ -24,7 +24,7 @@ final class CpuWorkload implements Workload {
   CpuWorkload(Program program, ExecutorService pool, int threads) {
     this.program = program;
     this.parallel = new PoolParallel(pool, threads);
-    // Refused before allocating (issue 6): asking the OS for 2^50 bytes fails late and unclearly, or not at all
+    // Refused before allocating: asking the OS for 2^50 bytes fails late and unclearly, or not at all
     // until the pages are touched.
     long needed = program.deviceBytes();
     long available = CpuDevice.availableBytes();

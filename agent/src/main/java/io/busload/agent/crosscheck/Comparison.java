@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Busload's JCuda medians beside the native harness's for the same fatbin entry points (issue 3: "within 1%").
+ * Busload's JCuda medians beside the native harness's for the same fatbin entry points ("within 1%").
  * Joins the agent's CSV ({@code ./busload run --format csv}: kernel, params, valid, medianSeconds) with the
  * harness's ({@code kernel,params,median_s}) on (kernel, params).
  *

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The fleet adds no measurement error (issue 11): a sweep that went agent → clustered event bus → coordinator →
+ * The fleet adds no measurement error: a sweep that went agent → clustered event bus → coordinator →
  * PostgreSQL → REST export must hold every case of the standalone {@code ./busload run} on the same GPU once, with
  * medians within 1% of it.
  *

@@ -30,7 +30,7 @@ import java.util.Map;
  *                                    (ROLE input, inout, output or scratch; FILL random, iota, permutation
  *                                     for inputs and inouts ({@link Program#fillHint}), poison for outputs,
  *                                     none for scratch; MEMORY peer, pinned, mapped or pageable where the
- *                                     buffer is not in this device's memory (issue 14), absent otherwise)
+ *                                     buffer is not in this device's memory, absent otherwise)
  * kernel ENTRY GX GY GZ BX BY BZ SHARED NARGS ARG...
  *                                    (ARG buf:I, i32:V, i64:V, f32:0xBITS, f64:0xBITS: exact, in C order)
  * copy DST SRC BYTES                 (cuMemcpyDtoDAsync)

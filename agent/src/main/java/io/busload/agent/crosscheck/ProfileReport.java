@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Hardware counters of one launch of each case (ncu, {@link NcuCsv}) beside the program's model (issue 3):
+ * Hardware counters of one launch of each case (ncu, {@link NcuCsv}) beside the program's model:
  * sectors per request of global loads and stores against {@link Program#coalescing()}, DRAM bytes against
  * {@link Program#traffic()}.
  *

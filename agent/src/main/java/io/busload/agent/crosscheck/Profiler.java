@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The counter pass of {@code --profile} (issue 3): runs the native harness (deploy/gpu/crosscheck.cu) with
+ * The counter pass of {@code --profile}: runs the native harness (deploy/gpu/crosscheck.cu) with
  * {@code --once} on this plan under {@code ncu}, so every case's steps launch exactly once, and prints
  * {@link ProfileReport}. Where ncu or the harness is missing it says so and measures nothing more.
  */

@@ -1,5 +1,5 @@
 /**
- * Checks of the measurement from outside the JVM (issue 3): the resolved plan of a suite as text for the native
+ * Checks of the measurement from outside the JVM: the resolved plan of a suite as text for the native
  * harness (deploy/gpu/crosscheck.cu), the join of Busload's and the harness's medians into per-kernel ratios
  * (JCuda within 1% of native CUDA C++), and the hardware-counter pass under Nsight Compute ({@code --profile})
  * that sets measured sectors per request and DRAM bytes beside each program's model.

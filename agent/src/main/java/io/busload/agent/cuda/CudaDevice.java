@@ -30,7 +30,7 @@ public final class CudaDevice implements Device {
   static final int NEEDED_DRIVER = 13000;
 
   private final int ordinal;
-  /** GPUs of this host: the pairs the interconnect suite can measure (issue 14). */
+  /** GPUs of this host: the pairs the interconnect suite can measure. */
   private final int hostDevices;
   private final CUdevice device;
   private final DeviceInfo info;
@@ -105,7 +105,7 @@ public final class CudaDevice implements Device {
 
   @Override
   public String timerDescription() {
-    // Whether each batch was held is recorded per sample (issue 12): a batch over the limit, or one whose hold
+    // Whether each batch was held is recorded per sample: a batch over the limit, or one whose hold
     // timed out, is timed without the blocking kernel.
     return "between one CUDA event pair, behind a blocking kernel where held (batches of up to "
         + io.busload.kernels.Fatbin.MAX_HELD_LAUNCHES + " steps)";

@@ -55,7 +55,7 @@ public final class CudaDiscovery {
       for (int ordinal = 0; ordinal < count[0]; ordinal++) {
         infos.add(describe(host, ordinal, handles.get(ordinal), driver));
       }
-      // Each GPU's NVLinks as NVML reports them, where there is a pair to join (issue 14).
+      // Each GPU's NVLinks as NVML reports them, where there is a pair to join.
       List<java.util.Optional<Nvml.NvLinks>> nvlinks = infos.stream()
           .map(info -> count[0] > 1 ? Nvml.nvlinks(info.uuid()) : java.util.Optional.<Nvml.NvLinks>empty()).toList();
       List<CudaDevice> devices = new ArrayList<>();
@@ -93,7 +93,7 @@ public final class CudaDiscovery {
         theoreticalPeak(memoryClockHz, busWidth), driver);
   }
 
-  /** The GPU's place in the host (issue 14), or null with a warning: a GPU is usable without it. */
+  /** The GPU's place in the host, or null with a warning: a GPU is usable without it. */
   private static io.busload.protocol.Topology topology(int ordinal, List<CUdevice> devices,
       java.util.Map<String, String> topo, List<java.util.Optional<Nvml.NvLinks>> nvlinks) {
     try {
@@ -104,7 +104,7 @@ public final class CudaDiscovery {
     }
   }
 
-  /** Double data rate: memory clock x bus width in bytes x 2 (ARCHITECTURE.md, measuring right). */
+  /** Double data rate: memory clock x bus width in bytes x 2 (docs/design/invariants.md#measuring). */
   public static double theoreticalPeak(long memoryClockHz, int busWidthBits) {
     return memoryClockHz * (busWidthBits / 8.0) * 2.0;
   }

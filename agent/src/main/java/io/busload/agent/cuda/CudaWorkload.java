@@ -41,7 +41,7 @@ final class CudaWorkload implements Workload {
   private final List<MemorySegment> host = new ArrayList<>();
   /** Each host buffer's address for the copy engines ({@link Buffer.Memory#onHost()}); null for device memory. */
   private final List<Pointer> hostPointers = new ArrayList<>();
-  /** The other GPU of a pair (issue 14); null when the program has no peer buffers. */
+  /** The other GPU of a pair; null when the program has no peer buffers. */
   private final PeerContext peer;
   /**
    * Whether a batch may be queued behind the blocking kernel. Not with pageable memory: the driver stages such a
@@ -120,7 +120,7 @@ final class CudaWorkload implements Workload {
 
   /**
    * Allocates one buffer where its {@link Buffer.Memory} says, and the host memory that holds it or its copy.
-   * Host memory that cannot be pinned is {@link UnavailableException} (issue 14: reported as such; the pageable
+   * Host memory that cannot be pinned is {@link UnavailableException} (reported as such; the pageable
    * cases are other cases and still run).
    */
   private void allocate(Buffer buffer) {
@@ -231,7 +231,7 @@ final class CudaWorkload implements Workload {
     };
   }
 
-  /** A copy engine's copy, by the call that fits where each side lives (issue 14). */
+  /** A copy engine's copy, by the call that fits where each side lives. */
   private Runnable copy(Step.Copy c, CUstream stream) {
     Buffer dst = buffers.get(c.dstBuffer());
     Buffer src = buffers.get(c.srcBuffer());
@@ -326,7 +326,7 @@ final class CudaWorkload implements Workload {
    * One sample. Up to {@link io.busload.kernels.Fatbin#MAX_HELD_LAUNCHES} steps are queued behind the blocking
    * kernel, which the host releases after the stop event is queued: the GPU then runs the batch back to back and
    * the events time the GPU alone, not JCuda's enqueue path (as nvbench does). A batch whose hold timed out is
-   * timed again without it, and so are batches too large to hold; the batch says which (issue 12).
+   * timed again without it, and so are batches too large to hold; the batch says which.
    */
   @Override
   public Batch time(int launches) {

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each GPU's place in its host (issue 14), where it is cheap to read: the PCIe link from sysfs (the GPU's end and
+ * Each GPU's place in its host, where it is cheap to read: the PCIe link from sysfs (the GPU's end and
  * its upstream port's), the NUMA node from sysfs, each pair's peer access and rank from the driver
  * ({@code cuDeviceGetP2PAttribute}), and whether a pair is NVLink from NVML's active links, else from
  * {@code nvidia-smi topo -m}. Anything missing

@@ -7,7 +7,7 @@ import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
 /**
- * The other GPU of a pair (issue 14), for as long as one workload uses it: its primary context retained, peer
+ * The other GPU of a pair, for as long as one workload uses it: its primary context retained, peer
  * access enabled both ways, and a way to run its allocations and copies with its context current. A pair the
  * hardware cannot join directly is {@link UnavailableException} "no peer access", never a bandwidth of zero.
  */

@@ -3,7 +3,7 @@ package io.busload.agent.device;
 import io.busload.protocol.Clocks;
 
 /**
- * The device's clocks and throttle reasons, read after every sample (issue 12, nvbench's rule: a sample taken while
+ * The device's clocks and throttle reasons, read after every sample (nvbench's rule: a sample taken while
  * the GPU throttled is dropped and counted). A device either reads them ({@link Clocks.Reading#READ}) or says,
  * typed, why it cannot: a GPU host without NVML ({@link Clocks.Reading#NOT_READ}), a device without GPU clocks
  * ({@link Clocks.Reading#UNAVAILABLE}). No sensor ever makes up a reading.

@@ -38,7 +38,7 @@ public interface Device extends AutoCloseable {
   /** Clocks, temperature and other processes on the device now (nvidia-smi), or why they are not recorded. */
   Conditions conditions();
 
-  /** Clocks and throttle reasons to read after every sample, or why there are none (issue 12). */
+  /** Clocks and throttle reasons to read after every sample, or why there are none. */
   ClockSensor clockSensor();
 
   /**

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Which devices of one agent are measuring (issue 14). An agent runs one worker per GPU, and runs on several GPUs go
+ * Which devices of one agent are measuring. An agent runs one worker per GPU, and runs on several GPUs go
  * on at once; their results are timed per device, each on its own stream and events, but the devices share the
  * host's power, memory and links. So each result names the other devices that measured while its samples were
  * taken, and a reader can tell a number taken alone from one taken beside others.

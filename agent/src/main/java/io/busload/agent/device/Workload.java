@@ -6,7 +6,7 @@ import java.util.List;
 /** One program with its buffers on a device: run its steps, time them, read every buffer back, free it. */
 public interface Workload extends AutoCloseable {
   /**
-   * How a batch was timed (issue 12): held behind a blocking kernel so the GPU ran it back to back, unheld (too
+   * How a batch was timed: held behind a blocking kernel so the GPU ran it back to back, unheld (too
    * large to hold, or a device with no hold: the host queued launches while the timer ran), or re-timed unheld
    * because the hold timed out before the host had queued the batch.
    */
@@ -24,7 +24,7 @@ public interface Workload extends AutoCloseable {
   }
 
   /**
-   * The most launches a batch may have and still be held (issue 14: 4 KiB copies calibrated to 1,460 launches a
+   * The most launches a batch may have and still be held (4 KiB copies calibrated to 1,460 launches a
    * sample were all timed unheld, so the host's enqueue rate, not the link, set their time). Samples are kept to
    * it; such a sample may last less than the sample target. No limit where nothing is held.
    */

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A workload that counts its launches, so the output can be checked again after the timed ones with the number
- * a program that updates in place needs ({@link io.busload.kernels.Program#checkAfter}; issue 12).
+ * a program that updates in place needs ({@link io.busload.kernels.Program#checkAfter}).
  */
 final class CountedWorkload implements Workload {
   private final Workload workload;

@@ -28,14 +28,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one measurement pipeline; runs on the device's worker thread (every device call blocks). Each case is a short
- * recipe ({@link #measure}); the samples are taken by {@link Sampler}; results are typed (issue 12: status, how the
+ * recipe ({@link #measure}); the samples are taken by {@link Sampler}; results are typed (status, how the
  * samples were held, stop reason, clocks, L2) and {@link MethodText} puts them in words.
  */
 public final class Measurement {
   private static final Logger LOG = LoggerFactory.getLogger(Measurement.class);
   /**
    * Warm-up lasts at least this many sample targets and this many launches. Three, not twenty: at twenty the
-   * 0.28 s naive matmul spent 5.5 s warming up on an H200, a tenth of the suite's 90 s budget (issue 3).
+   * 0.28 s naive matmul spent 5.5 s warming up on an H200, a tenth of the suite's 90 s budget.
    */
   static final int WARMUP_SAMPLES = 10;
   static final int MIN_WARMUP_LAUNCHES = 3;
@@ -158,7 +158,7 @@ public final class Measurement {
       Sampler.Sampled sampled = Sampler.startingNow(stoppingRule, device.clockSensor())
           .sample(workload, calibration.launches(), planned.cache()).beside(window.othersBusy());
       Conditions after = device.conditions();
-      // Issue 12: checked again after the timed launches, so a kernel right only on its first launch fails.
+      // Checked again after the timed launches, so a kernel right only on its first launch fails.
       Check again = planned.program().checkAfter(workload.download(), workload.launches());
       if (!again.passed()) {
         return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatchesAfter(again, workload.launches()));

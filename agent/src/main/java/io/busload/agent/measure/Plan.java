@@ -25,7 +25,7 @@ public record Plan(String suite, List<Planned> cases) {
    *
    * @param program null when skipped
    * @param skipReason null when it runs
-   * @param cache the case's working set against the device's L2 (issue 12); null when skipped
+   * @param cache the case's working set against the device's L2; null when skipped
    */
   public record Planned(KernelCase kernelCase, long size, Program program, String skipReason, CacheResidency cache) {}
 
@@ -39,12 +39,12 @@ public record Plan(String suite, List<Planned> cases) {
 
   public static Plan resolve(String suite, SuiteOptions options, DeviceLimits limits, String deviceId) {
     List<Planned> planned = new ArrayList<>();
-    // A case may stand for several on this host (issue 14: the peer axis's "every other GPU").
+    // A case may stand for several on this host (the peer axis's "every other GPU").
     List<KernelCase> cases = Catalog.cases(suite, options).stream()
         .flatMap(c -> Catalog.familyOf(c).casesOn(c, limits).stream()).toList();
     // One explicit size means something different in each family (elements, side, particles): in a suite of
-    // several families a size one family cannot take skips that family's cases with the reason (issue 3:
-    // "invalid combinations are skipped with a reason, not failed"); in a one-family suite it is an error.
+    // several families a size one family cannot take skips that family's cases with the reason
+    // ("invalid combinations are skipped with a reason, not failed"); in a one-family suite it is an error.
     boolean severalFamilies = cases.stream().map(c -> Catalog.familyOf(c).name()).distinct().count() > 2;
     for (KernelCase kernelCase : cases) {
       var family = Catalog.familyOf(kernelCase);
@@ -66,7 +66,7 @@ public record Plan(String suite, List<Planned> cases) {
         throw new IllegalArgumentException(SuiteOptions.SIZE + ": " + kernelCase + " at size " + size + " needs "
             + Sizes.bytes(program.deviceBytes()) + ", only " + Sizes.bytes(limits.freeBytes()) + " free on " + deviceId);
       }
-      // Issue 12: every buffer is what L2 could hold between launches; under four L2s the bandwidth may be the
+      // Every buffer is what L2 could hold between launches; under four L2s the bandwidth may be the
       // cache's, so the result is flagged (or labelled a study when the user asked for one), never silently reported.
       planned.add(skip.isPresent() ? new Planned(kernelCase, size, null, skip.get(), null)
           : new Planned(kernelCase, size, program, null,

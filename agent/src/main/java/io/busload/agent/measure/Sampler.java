@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes one case's samples until its {@link StoppingRule} says stop (issue 12): times each batch, counts how it was
+ * Takes one case's samples until its {@link StoppingRule} says stop: times each batch, counts how it was
  * held, reads the clocks after it and drops it when the GPU was throttling (nvbench's rule), and records all of that
  * as a {@link Sampling}. A clock reading that fails after the sensor worked stops the reading, not the measurement:
  * the result then says the clocks were not read, and why.

@@ -4,8 +4,9 @@ import io.busload.agent.device.Device;
 
 /**
  * How {@link Measurement} warms up and samples one case on a device, as data, so the native cross-check can be
- * given exactly the same method through the plan file (deploy/gpu/crosscheck.cu; issue 12: the harness warmed up
- * for 20 sample targets and took at least 31 samples without a stopping rule, the agent 10 and stopped by its rule).
+ * given exactly the same method through the plan file (deploy/gpu/crosscheck.cu): a harness
+ * with a method of its own (say 20 warm-up targets and at least 31 samples, against the agent's 10 and its stopping
+ * rule) would measure something else.
  *
  * @param warmupSamples the warm-up lasts at least this many sample targets
  * @param minWarmupLaunches and at least this many launches

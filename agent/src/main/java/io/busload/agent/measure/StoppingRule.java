@@ -30,7 +30,7 @@ public record StoppingRule(int minSamples, int window, double maxSpread, double 
   }
 
   /**
-   * Why sampling stops now, or null to go on (issue 12). The spread is judged on the {@code clean} samples (those
+   * Why sampling stops now, or null to go on. The spread is judged on the {@code clean} samples (those
    * kept: not taken while throttled); the caps count every one {@code timed}, so a GPU that throttles throughout
    * still stops at the time cap once three samples were timed.
    */

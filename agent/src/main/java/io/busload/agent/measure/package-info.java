@@ -1,6 +1,6 @@
 /**
- * The one measurement pipeline (issue 2, must-have 5), read top to bottom: resolve the suite and options (with each
- * case's working set against L2, issue 12), allocate, fill with random input, poison the output, run once and check
+ * The one measurement pipeline, read top to bottom: resolve the suite and options (with each
+ * case's working set against L2), allocate, fill with random input, poison the output, run once and check
  * against the CPU reference, warm up and calibrate, take batched samples until the
  * {@link io.busload.agent.measure.StoppingRule} says stop ({@link io.busload.agent.measure.Sampler}: how each batch
  * was held, NVML clocks after each, throttled samples dropped), summarise in SI units into protocol

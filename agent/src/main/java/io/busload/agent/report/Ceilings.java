@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The two ceilings every bandwidth is shown against (issue 3, redefined in issue 12): the measured ceiling of the
+ * The two ceilings every bandwidth is shown against: the measured ceiling of the
  * run and the device's theoretical peak. Computed here from the results, so protocol's KernelResult stays as it is.
  *
  * <p>The measured ceiling is the best bandwidth of any valid result of the same run, the memcpy-d2d row included

@@ -11,8 +11,8 @@ import java.util.Map;
  * CSV with the coordinator's columns (docs/contract.md) plus {@code launchesPerSample}, {@code method} and the
  * fractions of the run's measured ceiling and of the theoretical peak ({@link Ceilings}), then the rest of the
  * record ({@link ResultCsv#CARRIED}: device fingerprint, environment, every sample), so that {@code ./busload push}
- * can bring a CSV file to a coordinator as whole as a JSON one (issue 11), and last how it was measured as typed
- * columns ({@link ResultCsv#SAMPLING}, issue 12). Params as {@code elements=1024;stride=4},
+ * can bring a CSV file to a coordinator as whole as a JSON one, and last how it was measured as typed
+ * columns ({@link ResultCsv#SAMPLING}). Params as {@code elements=1024;stride=4},
  * seconds and bytes/s in SI, bandwidth empty when invalid.
  */
 public final class CsvPrinter implements ResultPrinter {

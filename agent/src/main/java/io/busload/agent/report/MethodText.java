@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A result's {@code method} sentence, written from its typed fields (issue 12: the facts travel as fields; this is
+ * A result's {@code method} sentence, written from its typed fields (the facts travel as fields; this is
  * only their words). The wording of the parts older readers parse is kept: {@code GPU before: sm N MHz, mem N MHz}
  * (analysis' Conditions) and {@code % of memcpy-d2d in this run}.
  */
@@ -65,7 +65,7 @@ public final class MethodText {
     }
     double peak = r.device().theoreticalPeakBytesPerSecond();
     if ((hostLink || peer >= 0) && r.bandwidth() != null) {
-      // Issue 14: a link's ceiling is the link's rate, over as many directions as the bytes cross, never the memory's.
+      // A link's ceiling is the link's rate, over as many directions as the bytes cross, never the memory's.
       parts.add(linkShare(r, hostLink, peer, directions));
     } else if (peak > 0 && r.bandwidth() != null) {
       parts.add(String.format(Locale.ROOT, "%.1f%% of theoretical peak", 100 * r.bandwidth() / peak));

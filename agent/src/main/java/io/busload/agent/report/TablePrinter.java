@@ -65,7 +65,7 @@ public final class TablePrinter implements ResultPrinter {
     out.flush();
   }
 
-  /** What a reader must see beside a speed (issue 12): the L2 verdict, and throttling that left too few samples. */
+  /** What a reader must see beside a speed: the L2 verdict, and throttling that left too few samples. */
   static List<String> flags(KernelResult r) {
     List<String> flags = new java.util.ArrayList<>();
     if (r.sampling() == null) {
@@ -84,7 +84,7 @@ public final class TablePrinter implements ResultPrinter {
     return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
   }
 
-  /** Issue 3: each matmul variant as a percentage of cuBLAS on the same device at the same size. */
+  /** Each matmul variant as a percentage of cuBLAS on the same device at the same size. */
   private static void printPercentOfCublas(List<KernelResult> results, PrintWriter out) {
     var rows = io.busload.kernels.matmul.PercentOfCublas.of(results.stream()
         .filter(r -> r.kernel().startsWith("matmul-"))

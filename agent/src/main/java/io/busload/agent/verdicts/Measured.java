@@ -14,7 +14,7 @@ import java.util.List;
  *
  * @param params as the CSV writes them, {@code size=67108864;stride=4}
  * @param sampleSeconds seconds per launch, one per sample; empty when the file holds none
- * @param conditions clocks and throttling from the typed fields (issue 12), or from the method sentence for a result
+ * @param conditions clocks and throttling from the typed fields, or from the method sentence for a result
  *     written before them
  */
 record Measured(String kernel, String params, String deviceId, String deviceName, String driver, String fingerprint,
@@ -32,7 +32,7 @@ record Measured(String kernel, String params, String deviceId, String deviceName
         r.valid(), problem, r.samples(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt(), conditions(r));
   }
 
-  /** The typed clocks where the result has them; the method sentence only for results from before issue 12. */
+  /** The typed clocks where the result has them; the method sentence only for results without them. */
   static Conditions conditions(KernelResult r) {
     Clocks c = r.sampling() == null ? null : r.sampling().clocks();
     if (c == null) {

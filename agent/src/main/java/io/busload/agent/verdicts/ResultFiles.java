@@ -94,7 +94,7 @@ final class ResultFiles {
             + "' in '" + abbreviate(String.join(",", header)) + "'");
       }
     }
-    int samples = header.indexOf("sampleSeconds"); // absent in a CSV written before issue 11: judged UNCLEAR
+    int samples = header.indexOf("sampleSeconds"); // absent in an older CSV: judged UNCLEAR
     List<Measured> results = new ArrayList<>();
     for (Csv.Row row : rows.subList(1, rows.size())) {
       List<String> f = row.fields();
@@ -114,7 +114,7 @@ final class ResultFiles {
       }
       List<Double> seconds = new ArrayList<>();
       if (samples >= 0 && !f.get(samples).isBlank()) {
-        // ResultCsv's one cell for the list: samples separated by ';' (the column came with issue 11's push).
+        // ResultCsv's one cell for the list: samples separated by ';'.
         for (String s : f.get(samples).split(";")) {
           seconds.add(number(where, "sampleSeconds", s.strip()));
         }
@@ -131,7 +131,7 @@ final class ResultFiles {
   }
 
   /**
-   * Clocks from the row's typed columns (ResultCsv's sampling columns, since issue 12) where it has them; from its
+   * Clocks from the row's typed columns (ResultCsv's sampling columns) where it has them; from its
    * method sentence only in a file written before them, or for a result that was never timed.
    */
   private static Conditions conditions(String where, List<String> f, List<String> header) throws BadInputException {

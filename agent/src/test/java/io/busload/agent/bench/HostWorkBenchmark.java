@@ -21,7 +21,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The host-side work of the coalescing suite (issue 12 point 8: on an H100 the suite used 243 s of CPU for 80.8 s
+ * The host-side work of the coalescing suite (on an H100 the suite used 243 s of CPU for 80.8 s
  * of wall time, in fills and checks, not kernels): every case at the CPU backend's default sizes is filled as
  * CudaWorkload fills (parallel parts of whole elements), run once on the CPU (not timed: on a GPU the kernel does
  * it), then checked, as Measurement checks it after the first launch and again after the timed ones. Prints, per

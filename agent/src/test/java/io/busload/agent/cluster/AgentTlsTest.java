@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6, Security, from the agent's side: the real verticle, its outbox and its delivery, on a real cluster on
+ * The event bus's security from the agent's side: the real verticle, its outbox and its delivery, on a real cluster on
  * loopback with a member that acks every result it gets. An outbox file may go only when the coordinator acked.
  */
 class AgentTlsTest {

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 16: how an agent finds the fleet by default (the coordinators' bridge) and under which name. */
+/** How an agent finds the fleet by default (the coordinators' bridge) and under which name. */
 class BridgeSettingsTest {
   @Test
   void nothingSet_bridgeOnLoopbackAtTheDefaultPort() {

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent's disk outbox over a real clustered event bus on loopback (issue 6): this test plays the
+ * The agent's disk outbox over a real clustered event bus on loopback: this test plays the
  * coordinator's consumers (a Hazelcast data member with a unique cluster name); the agent is the real
  * verticle serving its CPU device.
  */

@@ -48,7 +48,7 @@ class PlanFileTest {
     assertThat(steps).anyMatch(s -> s instanceof Step.Kernel k && k.args().stream().anyMatch(a -> a instanceof Arg.F32));
   }
 
-  /** Issue 14: buffers in host and peer memory, copies by engine and two at once come back exactly. */
+  /** Buffers in host and peer memory, copies by engine and two at once come back exactly. */
   @Test
   void writeThenParse_interconnectOnTwoGpus_memoriesLinksAndConcurrentStepsComeBack() {
     DeviceLimits pair = new DeviceLimits(DeviceLimits.CUDA, 140L << 30, 130L << 30, 60L << 20, 132, 0, 2);

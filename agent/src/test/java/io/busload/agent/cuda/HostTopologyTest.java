@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 14's topology in the fingerprint: PCIe from sysfs (the slower end wins), NVLink from nvidia-smi topo. */
+/** The host topology in the fingerprint: PCIe from sysfs (the slower end wins), NVLink from nvidia-smi topo. */
 class HostTopologyTest {
   @TempDir
   Path sysfs;
@@ -101,7 +101,7 @@ class HostTopologyTest {
     assertThat(HostTopology.parseTopo(List.of("GPU0\t X \tNV18", "GPU1\tNV18\t X "))).isEmpty();
   }
 
-  /** Issue 14: a pair's links from NVML: straight to the other GPU, else through NVSwitches both have links up to. */
+  /** A pair's links from NVML: straight to the other GPU, else through NVSwitches both have links up to. */
   @Test
   void nvlinksBetween_directSwitchedNoneAndUnknown() {
     var direct = java.util.Optional.of(new io.busload.agent.cuda.nvml.Nvml.NvLinks(6, 6,

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every docs/results/X/README.md holds against its files (issue 12 point 9); and the checker finds what it should. */
+/** Every docs/results/X/README.md holds against its files; and the checker finds what it should. */
 class DocsResultsTest {
   /** The repository root, from the agent module where Maven runs the test. */
   private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
@@ -36,7 +36,7 @@ class DocsResultsTest {
         """);
     Files.writeString(folder.resolve("README.md"), """
         Spreads: 2 of 2 under 1% <!-- figure "2 of 2" = spread-under table.txt -->; median 2.5%
-        <!-- figure "2.5%" = spread-median table.txt --> (`table.txt`, `missing.csv`, `../../../shared/x.csv`)
+        <!-- figure "2.5%" = spread-median table.txt --> (`table.txt`, `missing.csv`, `shared/x.csv`)
 
         <!-- table "GB/s" = bandwidth table.txt "of memcpy" = of-memcpy table.txt -->
         | kernel | params | GB/s | of memcpy |

@@ -314,7 +314,7 @@ final class ResultsReadme {
     return rows;
   }
 
-  /** Params in name order: files written before issue 11 kept the axis order. */
+  /** Params in name order: older results files keep the axis order. */
   static String canonical(String params) {
     return Arrays.stream(params.split(";")).sorted().collect(Collectors.joining(";"));
   }

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14: a host link's result is set against its PCIe link, where the fingerprint gives one, not HBM's peak. */
+/** A host link's result is set against its PCIe link, where the fingerprint gives one, not HBM's peak. */
 class LinkCeilingTest {
   /** The CPU backend, described as a device behind a PCIe gen4 x16 link (test data for the fingerprint only). */
   private record Linked(CpuDevice cpu, DeviceInfo info) implements Device {

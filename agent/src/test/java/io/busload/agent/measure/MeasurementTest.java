@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, point 7: {@link Measurement} against a device whose timings, holds and clocks are scripted. The kernels
+ * {@link Measurement} against a device whose timings, holds and clocks are scripted. The kernels
  * really run once on the CPU backend, so their checks are the real ones.
  */
 class MeasurementTest {
@@ -324,7 +324,7 @@ class MeasurementTest {
   }
 
   /**
-   * Issue 14: a run beside runs on other devices of the agent says so per result. The other device goes busy after
+   * A run beside runs on other devices of the agent says so per result. The other device goes busy after
    * the first case and idle after the second; the third case was sampled with the host to itself again.
    */
   @Test

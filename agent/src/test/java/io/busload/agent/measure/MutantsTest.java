@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12: every deliberately wrong kernel of suite {@code mutants} comes out invalid through the agent's own
+ * Every deliberately wrong kernel of suite {@code mutants} comes out invalid through the agent's own
  * pipeline (fill, poison, launch, check, time, check again), and the memcpy beside them stays valid. On the CPU
  * backend always; on every CUDA device this machine has (the lead runs it on the GPU hosts; skipped here
  * without one).

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14: a link's result is set against that link's rate over the directions its bytes cross. Read on results as
+ * A link's result is set against that link's rate over the directions its bytes cross. Read on results as
  * the two NVLink-joined H200s gave them (docs/results/2026-11-24-h200x2-interconnect, cuda:1, whose fingerprint
  * names its NV18 link to cuda:0).
  */

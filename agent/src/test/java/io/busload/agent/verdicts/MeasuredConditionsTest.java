@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code busload compare} judges clocks from the typed fields (issue 12), from JSON and from CSV, and from the method
+ * {@code busload compare} judges clocks from the typed fields, from JSON and from CSV, and from the method
  * sentence only for results written before them. The results are an H100's (docs/results), whose NVML clocks read
  * SM 1980 MHz and memory 2619 MHz; their sentences are replaced by one claiming other clocks.
  */
@@ -47,7 +47,7 @@ class MeasuredConditionsTest {
   }
 
   @Test
-  void resultFromBeforeIssue12_clocksFromItsSentence() throws Exception {
+  void resultWithoutTypedClocks_clocksFromItsSentence() throws Exception {
     KernelResult old = measured().withSampling(ResultStatus.MEASURED, null);
 
     assertThat(Measured.of(old).conditions().smMHz()).isEqualTo(1000.0);

@@ -1,7 +1,7 @@
 /**
- * cuBLAS SGEMM as the matmul family's reference (issue 3), reached through Java's FFM API
+ * cuBLAS SGEMM as the matmul family's reference, reached through Java's FFM API
  * ({@code java.lang.foreign}) rather than JCublas: JCublas 12.6 links {@code libcublas.so.12}, and the H100/H200
- * hosts have CUDA 13's {@code libcublas.so.13} (ARCHITECTURE.md, facts checked). Binding the handful of C
+ * hosts have CUDA 13's {@code libcublas.so.13} (docs/design/invariants.md#platform). Binding the handful of C
  * functions we call ourselves works against whichever {@code libcublas.so.*} the host has.
  *
  * <p>Contexts: cuBLAS runs on the CUDA runtime, and runtime calls operate on the driver context current to the

@@ -41,7 +41,7 @@ public final class Nvml {
   private final MethodHandle clockInfo;
   private final MethodHandle reasons;
   private final MethodHandle errorString;
-  /** NVLink queries (issue 14); null where this NVML lacks them, and then links are read elsewhere. */
+  /** NVLink queries; null where this NVML lacks them, and then links are read elsewhere. */
   private final MethodHandle nvlinkState;
   private final MethodHandle nvlinkRemoteType;
   private final MethodHandle nvlinkRemotePci;
@@ -127,7 +127,7 @@ public final class Nvml {
   }
 
   /**
-   * A GPU's NVLinks as NVML reports them (issue 14): active links, those ending at another GPU by its PCI bus id
+   * A GPU's NVLinks as NVML reports them: active links, those ending at another GPU by its PCI bus id
    * (sysfs spelling, {@code 0000:07:00.0}), and those ending at an NVSwitch, through which it reaches every GPU on
    * the same fabric.
    *

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The FFM binding of NVML (issue 12) against a stand-in library built from src/test/resources/nvml/fake-nvml.c, so
+ * The FFM binding of NVML against a stand-in library built from src/test/resources/nvml/fake-nvml.c, so
  * that the calls, their layouts and the not-found paths run on a host without a GPU. A real GPU is the lead's run
  * (deploy/gpu/run-measure-method.sh).
  */
@@ -94,7 +94,7 @@ class NvmlTest {
     assertThat(sensor.note()).contains("no CUDA UUID");
   }
 
-  /** Issue 14: NVLink state, link by link, through the same binding: to NVSwitches, to GPUs, and none. */
+  /** NVLink state, link by link, through the same binding: to NVSwitches, to GPUs, and none. */
   @Test
   void nvlinksOf_fakeGpus_activeLinksByWhatTheyReach() throws Exception {
     Nvml nvml = Nvml.load(fakeLibrary());

@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param firstApiTokenFile where that first token is handed over (mode 600); null prints it once on stdout
  * @param restTls serve the REST API over HTTPS with the coordinator's fleet certificate ({@code cluster.tls()}),
  *     so API tokens never cross the network in clear
- * @param bridgePort the agents' event-bus bridge (issue 16) on {@code cluster.host()}, with mutual TLS when the
+ * @param bridgePort the agents' event-bus bridge on {@code cluster.host()}, with mutual TLS when the
  *     cluster has a certificate; {@link #NO_BRIDGE} serves none (agents join the cluster), 0 picks a free port
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
@@ -100,7 +100,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
         DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")),
-        // Issue 16: agents reach the fleet through the bridge by default, so every coordinator serves it unless told
+        // Agents reach the fleet through the bridge by default, so every coordinator serves it unless told
         // off (a fleet whose agents all join the cluster).
         io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE));
   }

@@ -260,7 +260,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   }
 
   /**
-   * Issue 6, two coordinators on one store: only the leader (the oldest coordinator in the cluster) takes
+   * Two coordinators on one store: only the leader (the oldest coordinator in the cluster) takes
    * results, statuses, hellos and heartbeats, dispatches runs and fires schedules; the other is a hot standby
    * whose REST API reads the shared store. When the leader dies, the standby reads what it left in the store (the
    * agents and the runs in progress) and takes over; every agent retries what it had not seen acked, so nothing

@@ -1,5 +1,5 @@
 /**
- * The coordinator process (issue 2, must-have 6): the one member of the fleet that remembers.
+ * The coordinator process: the one member of the fleet that remembers.
  *
  * <p>Agents forget a result once it is acked and dashboards only read, so everything durable lives behind
  * this package: {@link io.busload.coordinator.Main} resolves the settings once into a {@link

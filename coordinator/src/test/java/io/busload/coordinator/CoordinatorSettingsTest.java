@@ -17,7 +17,7 @@ class CoordinatorSettingsTest {
     assertThat(s.httpHost()).isEqualTo("127.0.0.1");
     assertThat(s.cluster().eventBusPort()).isEqualTo(7701);
     assertThat(s.cluster().liteMember()).isFalse();
-    assertThat(s.bridgePort()).as("agents' bridge served by default (issue 16)").isEqualTo(7704);
+    assertThat(s.bridgePort()).as("agents' bridge served by default").isEqualTo(7704);
   }
 
   @Test

@@ -5,8 +5,8 @@ import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;
 
 /**
- * A result's {@link Conditions} for the verdicts, from its typed clocks (issue 12: a result says how it was measured
- * in typed fields, never in prose a printer did not compute). Only a result stored before issue 12 has no typed clocks;
+ * A result's {@link Conditions} for the verdicts, from its typed clocks (a result says how it was measured
+ * in typed fields, never in prose a printer did not compute). Only a result whose agent reported no typed clocks has none;
  * for it, and only for it, the clocks are read back out of its method sentence ({@link Conditions#fromMethod}).
  */
 public final class ClockConditions {
@@ -18,7 +18,7 @@ public final class ClockConditions {
   }
 
   /**
-   * The conditions of a result with typed {@code clocks} (null: stored before issue 12) and {@code method}.
+   * The conditions of a result with typed {@code clocks} (null: stored without them) and {@code method}.
    *
    * <p>Clocks read during sampling give the midpoint of the lowest and highest reading of each clock, as the prose's
    * before and after readings gave their mean, and throttling where any reading held a throttling reason. Clocks not

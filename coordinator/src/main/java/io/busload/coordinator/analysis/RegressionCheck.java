@@ -19,8 +19,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Is a new bandwidth outside its history's noise band? The robust z-score of issue 4, now
- * {@link RobustZScore} in the analysis module (the same median, MAD, 3.5 sigmas and 1% floor), here turned into a
+ * Is a new bandwidth outside its history's noise band? The robust z-score,
+ * {@link RobustZScore} of the analysis module (the same median, MAD, 3.5 sigmas and 1% floor), here turned into a
  * recorded {@link Change} with what differed from the newest result before it. E-Divisive's change points run
  * beside it ({@link RegressionWatch}).
  */
@@ -48,7 +48,7 @@ public final class RegressionCheck {
 
   /**
    * What differs between the result and the newest result of its history: driver, agent, fatbin, clocks, and where
-   * each came from (issue 11: a pushed result beside fleet ones, or pushed from another host, is a change of
+   * each came from (a pushed result beside fleet ones, or pushed from another host, is a change of
    * environment worth naming).
    */
   static Map<String, Map<String, String>> environmentDiff(KernelResult result, HistoryPoint before) {
@@ -63,12 +63,12 @@ public final class RegressionCheck {
   }
 
   /**
-   * The clocks' difference, from the typed clocks of issue 12 ({@code null}: a result stored before them, whose method
-   * sentence is then read as it always was). A side whose clocks were not read, or that has none (a CPU), states no
+   * The clocks' difference, from the typed clocks ({@code null}: a result stored without them, whose method
+   * sentence is then read). A side whose clocks were not read, or that has none (a CPU), states no
    * clocks, so it is no clock change against a side that was read. Typed clocks are the same when the middles of
    * their SM and memory ranges ({@link ClockConditions}) are within 1% (boost wanders by a bin or two over the samples, as the verdicts' {@code SettingNotes} allow), and so are
    * typed clocks and an older result's sentence whose readings ({@link Conditions#fromMethod}) give the same figures;
-   * two results from before issue 12 compare their sentences' figures exactly, as they did.
+   * two results without typed clocks compare their sentences' figures exactly.
    */
   private static void putClocks(Map<String, Map<String, String>> diff, Clocks before, String beforeMethod,
       Clocks after, String afterMethod) {
@@ -101,7 +101,7 @@ public final class RegressionCheck {
     return Math.abs(after - before) <= SAME_CLOCK * before;
   }
 
-  /** The clocks in words: the typed ones' ranges, or for a result from before issue 12 what its method states. */
+  /** The clocks in words: the typed ones' ranges, or for a result without them what its method states. */
   static String clocks(Clocks clocks, String method) {
     if (clocks == null) {
       return clocks(method);
@@ -130,7 +130,7 @@ public final class RegressionCheck {
 
   /**
    * Clock figures ("1980 MHz") as a method sentence states them, or null when it states none. Only for results stored
-   * before issue 12, which carry their clocks in no other form.
+   * without typed clocks, which carry their clocks in no other form.
    */
   static String clocks(String method) {
     if (method == null) {

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class RegressionWatch {
   /** Coordinator to everyone, publish: a recorded regression, improvement or change point, as JSON. */
   public static final String LIVE_REGRESSIONS = io.busload.protocol.Addresses.LIVE_REGRESSIONS;
-  /** Coordinator to coordinators, publish: {@code {"device", "kernel", "params"}} of an accepted mark (issue 13). */
+  /** Coordinator to coordinators, publish: {@code {"device", "kernel", "params"}} of an accepted mark. */
   public static final String ACCEPTED_CHANGES = "busload.coordinator.accepted-changes";
   private static final Logger LOG = LoggerFactory.getLogger(RegressionWatch.class);
   private static final int MAX_SERIES = 10_000;

@@ -27,7 +27,7 @@ public record AnalysisResource(Vertx vertx, Analysis analysis) implements ApiRes
   /**
    * One model's row of a comparison: bandwidth and its fractions of the two ceilings (null when unknown): the
    * measured ceiling of its run (the best valid bandwidth of a run that timed memcpy-d2d, and the kernel that set
-   * it; issue 12) and the theoretical peak.
+   * it) and the theoretical peak.
    */
   record ComparisonView(String model, String deviceId, UUID resultId, String runId, Instant measuredAt, double bandwidth,
       Double ceilingBandwidth, String ceilingKernel, Double fractionOfCeiling, Double theoreticalPeak,

@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The REST API's bearer tokens (issue 6, Security): a file of {@code name:sha256-hex} lines, so whoever reads the
+ * The REST API's bearer tokens: a file of {@code name:sha256-hex} lines, so whoever reads the
  * file (a backup, a support bundle) learns no token. Lines that are blank or start with {@code #} are skipped.
  *
  * <p>With no file at first start one token named {@code admin} is made and handed over once, as the dashboard

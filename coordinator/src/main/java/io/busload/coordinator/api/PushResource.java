@@ -25,7 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * {@code /api/pushes} (issue 11, docs/contract.md): results pushed from hosts that cannot join the cluster. {@code
+ * {@code /api/pushes} (docs/contract.md): results pushed from hosts that cannot join the cluster. {@code
  * POST} takes one file as {@code ./busload run} writes it (JSON or CSV) and stores all of it or none; the GETs list
  * pushes and the devices known only through them. Mounted by {@link RestApi}, whose token check
  * ({@link WriteAuth}) runs first and leaves the token's name for the push to record.
@@ -68,7 +68,7 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implemen
     }).onFailure(ctx::fail);
   }
 
-  /** The source's name as the client gives it: optional, bounded, free of NUL (issue 6: bounded before the store). */
+  /** The source's name as the client gives it: optional, bounded, free of NUL (bounded before the store). */
   private static String source(RoutingContext ctx, String name, int max) {
     String value = param(ctx, name);
     if (value != null && value.length() > max) {

@@ -60,7 +60,7 @@ final class Replies {
     } else if (cause == null && ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
       problem(response, ctx.statusCode(), "Bad Request", "request refused (" + ctx.statusCode() + ")", null);
     } else {
-      // Issue 6: no class name or message of ours in the answer (they describe internals); the log has both,
+      // No class name or message of ours in the answer (they describe internals); the log has both,
       // under a reference the client can quote.
       String reference = UUID.randomUUID().toString();
       LOG.error("{} {} failed (reference {})", ctx.request().method(), ctx.request().path(), reference, cause);

@@ -8,12 +8,12 @@ import java.time.format.DateTimeParseException;
 
 /**
  * What every resource reads from a request, checked once: query parameters bounded and free of NUL before they reach
- * a query (issue 6), path ids, numbers, instants and bodies. A bad value is a {@link BadInput} naming the parameter.
+ * a query, path ids, numbers, instants and bodies. A bad value is a {@link BadInput} naming the parameter.
  */
 final class Requests {
   /** A sweep request is a few hundred bytes; a megabyte leaves room for long device lists and no more. */
   static final long BODY_LIMIT = 1024 * 1024;
-  /** Longer than any id, device, kernel or params string the store holds (issue 6: bounded before the database). */
+  /** Longer than any id, device, kernel or params string the store holds (bounded before the database). */
   static final int MAX_PARAM = 2000;
   static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
   static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");

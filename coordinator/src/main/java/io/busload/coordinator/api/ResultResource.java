@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Results as measured: {@code GET /api/results} streams them (JSON or CSV) page by page, so a large export does not
  * sit whole in memory; {@code /api/results/latest}, {@code /api/kernels} and {@code /api/history} are what the
- * dashboard's views draw, each bounded by the view rather than by the results stored (issue 5).
+ * dashboard's views draw, each bounded by the view rather than by the results stored.
  */
 public record ResultResource(Vertx vertx, ResultStore results, ViewQueries views) implements ApiResource {
   private static final Logger LOG = LoggerFactory.getLogger(ResultResource.class);

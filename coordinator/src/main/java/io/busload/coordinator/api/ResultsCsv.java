@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 
 /**
  * Results as CSV rows (docs/contract.md, REST): SI units, bandwidth in bytes/s and empty when invalid; then how each
- * was measured ({@link ResultCsv#SAMPLING}, issue 12), empty where nothing was timed or read.
+ * was measured ({@link ResultCsv#SAMPLING}), empty where nothing was timed or read.
  */
 final class ResultsCsv {
   static final List<String> HEADER = header(List.of("id", "sweepId", "runId", "measuredAt", "deviceId", "deviceName",

@@ -45,7 +45,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
- * The REST resources of issue 13, one {@link ApiResource} of {@link RestApi}'s list (writes pass its
+ * The verdicts' REST resources (docs/contract.md), one {@link ApiResource} of {@link RestApi}'s list (writes pass its
  * token check first; a {@link BadInput} becomes its 400 problem):
  * <ul>
  *   <li>{@code GET /api/verdicts}: two sweeps or devices compared kernel by kernel on their raw samples;

@@ -4,7 +4,7 @@
  * <p>One class per resource, each an {@link io.busload.coordinator.api.ApiResource} with a router of its own mounted
  * under its path: {@code FleetResource} (agents, devices), {@code SweepResource}, {@code RunResource},
  * {@code ResultResource} (results and the views' reads), {@code ScheduleResource}, {@code AnalysisResource}
- * (comparisons, regressions) and {@code PushResource} (pushed files, issue 11; it records the name of the token the
+ * (comparisons, regressions) and {@code PushResource} (pushed files; it records the name of the token the
  * write check accepted). {@link io.busload.coordinator.api.RestApi} puts them together behind the write-token
  * check, with the OpenAPI document and the metrics. Every resource is given what it uses in its constructor.
  *

@@ -40,7 +40,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where agents that are not cluster members reach the fleet (issue 16, docs/design/fleet-transport.md): Vert.x's
+ * Where agents that are not cluster members reach the fleet (docs/design/fleet-transport.md): Vert.x's
  * event-bus bridge on its own port, behind mutual TLS when the coordinator has a fleet certificate.
  *
  * <p>The bridge carries JSON. Relays turn it into the protocol's records on the way in (to the intake's own

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One agent as {@code GET /api/agents} shows it (docs/contract.md, REST), with the labels its hello declared (issue 16:
- * the Fleet view groups by them; empty until the agent says hello to this coordinator).
+ * One agent as {@code GET /api/agents} shows it (docs/contract.md, REST), with the labels its hello declared (the
+ * Fleet view groups by them; empty until the agent says hello to this coordinator).
  */
 public record AgentView(String agentId, String host, String agentVersion, boolean online, Instant lastSeen,
     List<DeviceView> devices, List<String> labels) {

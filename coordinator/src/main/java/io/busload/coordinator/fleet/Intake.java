@@ -69,7 +69,7 @@ public final class Intake {
   }
 
   /**
-   * Issue 6: anyone in the cluster can send anything to these addresses. Before a handler sees a message, its
+   * Anyone in the cluster can send anything to these addresses. Before a handler sees a message, its
    * body must decode (a codec that throws on the wire is caught here), be the address's record, carry a known
    * schema version and pass {@link MessageCheck}; whatever fails is refused (with a reason, when the sender
    * waits for a reply) and counted, and nothing a handler throws escapes to the event loop.
@@ -122,7 +122,7 @@ public final class Intake {
   }
 
   /**
-   * The checks a result passes before it is stored, whichever way it came (issue 11: a pushed file's results get
+   * The checks a result passes before it is stored, whichever way it came (a pushed file's results get
    * the event bus's checks, not a copy of them): a known schema version, then {@link MessageCheck#result}. Null, or
    * the reason, which starts with the field it names ({@code "device.name: required"}).
    */

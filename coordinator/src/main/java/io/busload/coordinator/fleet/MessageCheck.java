@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a message must look like before the coordinator acts on it (issue 6): required fields present, strings
+ * What a message must look like before the coordinator acts on it: required fields present, strings
  * within their column's length and free of NUL (PostgreSQL refuses it in text), numbers finite, instants within
  * what a timestamp column holds, lists of bounded size. A result that passes cannot fail its batch's insert on
  * its own content, so one bad result never holds good ones back. Each check returns null or the reason, which
@@ -106,8 +106,8 @@ final class MessageCheck {
   }
 
   /**
-   * A result from an agent: {@link #result}, and no origin, which only a coordinator sets on results it took by push
-   * (issue 11); a member claiming one would have its results shown as pushed from wherever it says.
+   * A result from an agent: {@link #result}, and no origin, which only a coordinator sets on results it took by push;
+   * a member claiming one would have its results shown as pushed from wherever it says.
    */
   static String fromAgent(KernelResult r) {
     return r.origin() != null ? "origin: set by the coordinator on pushed results, never sent by an agent" : result(r);

@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * A result as it arrived over the clustered event bus: the record, and the JSON the agent sent when that JSON can
  * be stored as it is (null when it cannot, and the store encodes the record instead).
  *
- * <p>Issue 4: decoding a result with the protocol's codec and encoding it again for the store took 9.3 us of
+ * <p>Decoding a result with the protocol's codec and encoding it again for the store took 9.3 us of
  * CPU (6.6 us of it decoding, mostly the JDK's {@code Double.parseDouble}, big-integer arithmetic for 17-digit
  * doubles). {@link Codec} decodes with Jackson's fast double parser and keeps the bytes it read: 3.8 us.
  */

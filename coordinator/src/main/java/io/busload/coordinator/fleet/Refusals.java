@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts every event-bus message the coordinator refuses or drops, by address and reason, as
- * {@code busload_messages_refused_total{address,reason}} on /metrics (issue 6), and logs them without letting a
+ * {@code busload_messages_refused_total{address,reason}} on /metrics, and logs them without letting a
  * flood of bad messages flood the log: the first of each kind, then at most one line per kind every 10 s
  * with the count since.
  */

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Groups results arriving within a short window into one transaction and acks each after its batch commits
- * (issue 4: 20,000 results/s into PostgreSQL; one transaction per result managed about a tenth of that).
+ * (20,000 results/s into PostgreSQL; one transaction per result managed about a tenth of that).
  *
  * <p>A batch closes at {@link #MAX_BATCH} results or {@link #WINDOW_MILLIS} after its first result, whichever
  * comes first; at most {@link #MAX_IN_FLIGHT} batches are committing at once, and results queue meanwhile, so
@@ -56,7 +56,7 @@ public final class ResultBatcher {
   private record Entry(Message<?> message, KernelResult result, byte[] json) {}
 
   /**
-   * One transaction for the batch; if it fails, each result alone (issue 6): a result the checks let through
+   * One transaction for the batch; if it fails, each result alone: a result the checks let through
    * but the database refuses fails only itself, and the good ones beside it are acked. When the database
    * itself is down every single insert fails too, and every sender retries.
    */
@@ -102,7 +102,7 @@ public final class ResultBatcher {
   /**
    * After the commit that stored them: publishes the results stored now ({@code fresh}) on the live address, in the
    * order given, and hands them to the regression checks and the ingest counter. Results from agents and from pushes
-   * (issue 11) alike; a result that was stored already is neither published nor checked again (a redelivered result
+   * alike; a result that was stored already is neither published nor checked again (a redelivered result
    * was published when it was first stored; dashboards would count it twice).
    */
   public void announce(List<ResultStore.Incoming> inOrder, Set<UUID> fresh) {

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One queue per device, kept in the store: a device gets its oldest queued run when it is idle and its agent
- * online, and the next one only when that run reports DONE or FAILED (ARCHITECTURE.md: one benchmark at a
- * time per GPU).
+ * online, and the next one only when that run reports DONE or FAILED (one benchmark at a time per GPU:
+ * docs/design/invariants.md#one-run-per-device).
  *
  * <p>Confined to the coordinator verticle's event loop like {@link Fleet}; store calls go to worker threads.
  */
@@ -55,7 +55,7 @@ public final class RunQueues {
   private final Fleet fleet;
   private final Clock clock;
   /**
-   * Only the leading coordinator dispatches (issue 6): two coordinators on one store would otherwise both pick
+   * Only the leading coordinator dispatches: two coordinators on one store would otherwise both pick
    * the same QUEUED run and the agent would measure it twice.
    */
   private final BooleanSupplier leads;
@@ -95,7 +95,7 @@ public final class RunQueues {
   }
 
   /**
-   * Issue 6: a run whose agent went offline is INTERRUPTED once nothing was heard of it for
+   * A run whose agent went offline is INTERRUPTED once nothing was heard of it for
    * {@link Fleet#OFFLINE_AFTER} (the agent itself went offline after the same time without a heartbeat, so this
    * is within two heartbeat timeouts of the agent's last word). Its results stay; its device is free, and its
    * queue moves on when the agent returns. A run that still finishes (the agent was only cut off) turns DONE.
@@ -125,7 +125,7 @@ public final class RunQueues {
 
   /**
    * Starts the next run on every idle device of an online agent that may have queued work. The store is asked for
-   * the devices' next runs in batches of {@link #DISPATCH_BATCH} (issue 16: one query each made a sweep to 8,000
+   * the devices' next runs in batches of {@link #DISPATCH_BATCH} (one query each made a sweep to 8,000
    * devices wait behind the results its first devices sent).
    */
   public void dispatch() {

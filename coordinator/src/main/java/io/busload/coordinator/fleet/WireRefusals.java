@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 
 /**
- * Counts the event-bus frames that Vert.x refuses before any consumer of the coordinator sees them (issue 6:
- * every refused message counted), under address {@value #ADDRESS} in {@code busload_messages_refused_total}.
+ * Counts the event-bus frames that Vert.x refuses before any consumer of the coordinator sees them (so
+ * that every refused message is counted), under address {@value #ADDRESS} in {@code busload_messages_refused_total}.
  *
  * <p>Vert.x reads each frame in its own inbound connection and offers no hook there. It refuses a frame it cannot
  * take in one of three ways, and each is watched where it surfaces, for this coordinator's Vert.x only:

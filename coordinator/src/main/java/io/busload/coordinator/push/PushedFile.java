@@ -207,8 +207,8 @@ record PushedFile(Format format, List<Row> rows) {
           header = cells;
           List<String> missing = ResultCsv.required().stream().filter(c -> !cells.contains(c)).toList();
           if (!missing.isEmpty()) {
-            throw PushRefused.unreadable("the CSV has no column " + String.join(", ", missing) + " (a CSV written"
-                + " before issue 11 lacks the device and environment: push its JSON, or measure again)", line);
+            throw PushRefused.unreadable("the CSV has no column " + String.join(", ", missing) + " (a CSV without"
+                + " them lacks the device and environment: push its JSON, or measure again)", line);
           }
           continue;
         }

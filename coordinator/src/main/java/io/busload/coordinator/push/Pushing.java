@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes pushed files (issue 11): reads one ({@link PushedFile}), puts every result through the checks results from
+ * Takes pushed files: reads one ({@link PushedFile}), puts every result through the checks results from
  * the event bus pass ({@link Intake#checkResult}), files the results under runs, stores the whole file in one
  * transaction ({@link Pushes}) and then announces what was new exactly as the fleet's intake does ({@link
  * ResultBatcher#announce}: live results in file order, regression checks). Any problem refuses the whole file and

@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 4): cron timetables in a time zone that turn into sweeps. One coordinator leads the firing
+ * Schedules: cron timetables in a time zone that turn into sweeps. One coordinator leads the firing
  * (the oldest data member of the Hazelcast cluster); the store's (schedule, fire time) key makes each fire
  * happen once even while leadership changes hands.
  */

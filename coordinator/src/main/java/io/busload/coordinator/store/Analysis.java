@@ -15,7 +15,7 @@ import java.util.UUID;
 public final class Analysis {
   /**
    * The device-to-device copy every suite times first (kernels' Catalog): a run with a valid one has a measured
-   * ceiling, the best bandwidth of any valid result of that run (issue 12; agent's report.Ceilings says why memcpy
+   * ceiling, the best bandwidth of any valid result of that run (agent's report.Ceilings says why memcpy
    * alone was none).
    */
   public static final String MEMCPY_KERNEL = "memcpy-d2d";
@@ -72,19 +72,19 @@ public final class Analysis {
 
   /**
    * A past valid result of one device, kernel and params, with what its environment was; {@code origin} is where the
-   * coordinator got it ({@link #origin}: the fleet, or a push from a named host, issue 11); {@code clocks} its typed
-   * clocks (issue 12), null for a result stored before them, whose clocks only its {@code method} states.
+   * coordinator got it ({@link #origin}: the fleet, or a push from a named host); {@code clocks} its typed
+   * clocks, null for a result stored before them, whose clocks only its {@code method} states.
    */
   public record HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
       String agentVersion, String fatbinHash, String method, String origin, Clocks clocks) {
 
-    /** A point stored before issue 12: its clocks are in its method's words only. */
+    /** A point without typed clocks: they are in its method's words only. */
     public HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
         String agentVersion, String fatbinHash, String method, String origin) {
       this(resultId, measuredAt, bandwidth, driverVersion, agentVersion, fatbinHash, method, origin, null);
     }
 
-    /** A fleet result's point, stored before issue 12. */
+    /** A fleet result's point without typed clocks. */
     public HistoryPoint(UUID resultId, Instant measuredAt, double bandwidth, String driverVersion,
         String agentVersion, String fatbinHash, String method) {
       this(resultId, measuredAt, bandwidth, driverVersion, agentVersion, fatbinHash, method, FLEET);

@@ -58,8 +58,8 @@ public final class Database implements AutoCloseable {
 
   /**
    * {@link #open(DatabaseSettings, Path)} with the schema brought only up to {@code schemaVersion} (null: the newest).
-   * For tests of a migration, which store rows as an older schema held them and then migrate (issue 16:
-   * ResultPartitionsTest); the coordinator always runs the newest.
+   * For tests of a migration, which store rows as an older schema held them and then migrate
+   * (ResultPartitionsTest); the coordinator always runs the newest.
    */
   public static Database open(DatabaseSettings database, Path dataDir, String schemaVersion) {
     requireWorker();

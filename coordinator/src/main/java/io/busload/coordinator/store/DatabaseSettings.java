@@ -4,7 +4,7 @@ package io.busload.coordinator.store;
  * Where the store lives: a PostgreSQL server named by JDBC URL (production), or, when {@code jdbcUrl} is null,
  * an embedded PostgreSQL the coordinator starts itself in its data directory (the local default: no setup).
  *
- * <p>One SQL dialect everywhere (issue 4): the embedded server is the same PostgreSQL, from a Maven Central
+ * <p>One SQL dialect everywhere: the embedded server is the same PostgreSQL, from a Maven Central
  * jar, so what runs locally and in tests is what runs in production.
  */
 public record DatabaseSettings(String jdbcUrl, String user, String password) {

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Results pushed from hosts outside the cluster (issue 11, {@code ./busload push}): a pushed file is stored in one
+ * Results pushed from hosts outside the cluster ({@code ./busload push}): a pushed file is stored in one
  * transaction with the sweeps and runs its results are filed under, so that the coordinator never holds half a file
  * and pushed results show in every view that fleet results do.
  */
@@ -219,7 +219,7 @@ public final class Pushes {
 
   /**
    * Every device that pushed results were measured on, as its newest pushed result describes it, in id order. Not
-   * fleet members, one row per device id and fingerprint (two hosts of one name push one id: issue 11's lent H100
+   * fleet members, one row per device id and fingerprint (two hosts of one name push one id: the lent H100
    * and H200 were both "vm"): no agent serves them, so schedules and sweeps never target them
    * ({@code AgentStore#devices} stays the fleet's); views that draw results (Compare) offer them beside the fleet's.
    */

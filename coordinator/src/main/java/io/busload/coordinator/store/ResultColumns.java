@@ -20,9 +20,9 @@ import java.util.UUID;
 
 /**
  * A batch of results as one array per column of {@link #INSERT}, filled row by row, for {@link
- * ResultStore#insertIncoming}. Issue 4 (20,000 results/s): numbers go as primitive arrays, which PgJDBC sends in
+ * ResultStore#insertIncoming}. At 20,000 results/s: numbers go as primitive arrays, which PgJDBC sends in
  * binary, so neither side formats or parses them as text; every result's samples go in one array, sliced per row by
- * the server; the JSON goes as bytes, not re-encoded (compressed, issue 16). Kept apart from the statement's execution so that each method
+ * the server; the JSON goes as bytes, not re-encoded (compressed). Kept apart from the statement's execution so that each method
  * stays small: one long method doing both was compiled by C2 over and over (13 times, 5 s of compiler time in a 10 s
  * ingest on two cores).
  */
@@ -92,9 +92,9 @@ final class ResultColumns {
   /** {@link ResultJson#pack}ed: the agent's JSON, compressed. */
   final byte[][] json;
   final String[] methods;
-  /** The JSON of each result's origin (issue 11), null for the fleet's: SQL reads it without unpacking the result. */
+  /** The JSON of each result's origin, null for the fleet's: SQL reads it without unpacking the result. */
   final String[] origins;
-  /** Issue 12's columns: nullable where nothing was timed or read, so boxed and sent as arrays with NULLs. */
+  /** How each result was measured: nullable where nothing was timed or read, so boxed and sent as arrays with NULLs. */
   final String[] statuses;
   final Integer[] held;
   final Integer[] unheld;

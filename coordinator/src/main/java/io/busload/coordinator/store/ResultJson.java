@@ -10,14 +10,14 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * {@code results.result_json} as stored since V8 (issue 16: a year of nights on one server): the agent's UTF-8 JSON,
+ * {@code results.result_json} as stored since V8 (a year of nights on one server): the agent's UTF-8 JSON,
  * kept byte for byte, behind a one-byte format tag.
  *
  * <ul>
  *   <li>{@code 0}: the JSON as it is (rows V8 converted from the text column);
  *   <li>{@code 1}: raw DEFLATE (level 1) with {@code result-json-dictionary-1.json} as its preset dictionary;
  *   <li>{@code 2}: the same with {@code result-json-dictionary-2.json}: the first dictionary, then one real H200
- *       result with the {@code status} and {@code sampling} blocks that issues 12 and 14 added (about 400 bytes of
+ *       result with the {@code status} and {@code sampling} blocks (about 400 bytes of
  *       JSON whose keys the first dictionary never saw). What {@link #pack} writes since.
  * </ul>
  *

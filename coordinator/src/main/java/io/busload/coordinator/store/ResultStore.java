@@ -36,7 +36,7 @@ public final class ResultStore {
   /**
    * Stores a batch of results in one transaction and one statement, returning the ids that were new. Duplicates,
    * in the batch or already stored, are skipped, so every result of the batch may be acked once this returns
-   * (ARCHITECTURE.md: storing is idempotent by the agent's id). Each result's JSON is encoded here.
+   * (storing is idempotent by the agent's id: docs/design/invariants.md#acks). Each result's JSON is encoded here.
    */
   public Set<UUID> insertResults(List<KernelResult> results, Instant now) {
     List<Incoming> incoming = new ArrayList<>(results.size());
@@ -58,7 +58,7 @@ public final class ResultStore {
     return db.inTransaction(c -> insertColumns(c, columns, now));
   }
 
-  /** {@link #insertIncoming} within the caller's transaction (issue 11: a pushed file is stored in one). */
+  /** {@link #insertIncoming} within the caller's transaction (a pushed file is stored in one). */
   static Set<UUID> insertIncoming(Connection c, List<Incoming> results, Instant now) throws SQLException {
     return insertColumns(c, new ResultColumns(results), now);
   }
@@ -79,7 +79,7 @@ public final class ResultStore {
           inserted.add(rs.getObject(1, UUID.class));
         }
       }
-      ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction (issue 5)
+      ResultCounters.insert(c, columns.records, inserted); // profiled results only; same transaction
       return inserted;
     }
   }

@@ -7,7 +7,7 @@ import io.busload.protocol.Sampling;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A stored result's clocks as typed fields (issue 12's {@link Clocks}), for the reads that compare results without
+ * A stored result's clocks as typed fields ({@link Clocks}), for the reads that compare results without
  * loading them whole. {@code clocks_reading} says whether they were read. For a result that was read, SQL hands over
  * its clock columns in a short text ({@code C smMin smMax memMin memMax reasons dropped tooFew}, {@code -} for NULL);
  * only a result stored before V9, which has no memory clock columns, hands over its packed {@code result_json}
@@ -27,7 +27,7 @@ final class StoredClocks {
 
   /**
    * The clocks of a result from its {@code clocks_reading} and (where READ) what {@link #COLUMNS} gave; null for a
-   * result stored before issue 12, whose clocks exist only in its method's words.
+   * result stored without them (its agent reported clocks only in its method's words).
    */
   static Clocks of(String reading, byte[] stored) {
     if (reading == null) {

@@ -141,9 +141,9 @@ public final class SweepStore {
   }
 
   /**
-   * The next queued run of each of {@code deviceIds} that has one, in {@link #nextQueuedRun}'s order. Issue 16: a
-   * sweep to 8,000 devices asked the store 8,000 times, one worker task each, queued behind the results and statuses
-   * that the first devices were already sending; one query per batch of devices keeps dispatch off that queue.
+   * The next queued run of each of {@code deviceIds} that has one, in {@link #nextQueuedRun}'s order. One query
+   * per batch of devices, not one per device: a sweep to 8,000 devices would ask the store 8,000 times, one worker
+   * task each, queued behind the results and statuses the first devices are already sending.
    */
   public Map<String, QueuedRun> nextQueuedRuns(java.util.Collection<String> deviceIds) {
     if (deviceIds.isEmpty()) {

@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * What the verdicts of issue 13 read and write: series with their samples, E-Divisive's change points, operators'
+ * What the verdicts read and write: series with their samples, E-Divisive's change points, operators'
  * accepted-change marks, the figures the cohort check compares. Its own class (one store per aggregate); it reads
  * the results table and never writes it.
  */
@@ -30,7 +30,7 @@ public final class VerdictStore {
   /**
    * One valid result of a series, as the change detectors and the A/B verdict need it.
    *
-   * @param clocks its typed clocks (issue 12); null for a result stored before them, whose {@code method} alone
+   * @param clocks its typed clocks; null for a result stored before them, whose {@code method} alone
    *     states its clocks
    */
   public record Point(UUID resultId, Instant measuredAt, double bandwidth, List<Double> samples, long bytes,
@@ -254,7 +254,7 @@ public final class VerdictStore {
   /**
    * One device's figure for one kernel case: the median of its newest valid results' bandwidths.
    *
-   * @param clocks each result's typed clocks, in the order of {@code bandwidths}: null for one stored before issue 12,
+   * @param clocks each result's typed clocks, in the order of {@code bandwidths}: null for one stored without them,
    *     whose {@code methods} entry alone states its clocks
    */
   public record Figure(String deviceId, String model, String driverVersion, String kernel, String params,

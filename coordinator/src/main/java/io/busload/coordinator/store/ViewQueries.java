@@ -6,7 +6,7 @@ import java.util.UUID;
 
 /**
  * The reads behind the dashboard's Compare and History views, each bounded by what the view draws rather than by
- * how many results are stored (issue 5: every view in under 2 s with 1,000,000 results). Before these, Compare
+ * how many results are stored (every view in under 2 s with 1,000,000 results). Before these, Compare
  * read the newest 5,000 whole results of every device and History 5,000 results just to list its kernels, plus
  * 10,000 whole results (samples included) to draw one line per device.
  *
@@ -45,7 +45,7 @@ public final class ViewQueries {
 
   /**
    * One point of a kernel's history: enough to draw it and to find the result behind it; {@code pushed} when it came
-   * by {@code ./busload push} rather than from a fleet agent (issue 11; the result's origin says from where).
+   * by {@code ./busload push} rather than from a fleet agent (the result's origin says from where).
    */
   public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
       boolean pushed) {

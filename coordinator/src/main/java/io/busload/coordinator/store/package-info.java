@@ -6,16 +6,16 @@
  *   <li>{@link io.busload.coordinator.store.AgentStore}: agents and their devices;
  *   <li>{@link io.busload.coordinator.store.SweepStore}: sweeps and their runs;
  *   <li>{@link io.busload.coordinator.store.ResultStore}: results, their samples and counters (insert only), in
- *       monthly partitions of {@code results} (issue 16, V8), each result's JSON kept compressed by
+ *       monthly partitions of {@code results} (V8), each result's JSON kept compressed by
  *       {@link io.busload.coordinator.store.ResultJson};
  *   <li>{@link io.busload.coordinator.store.Schedules}: schedules and their fires;
- *   <li>{@link io.busload.coordinator.store.Pushes}: pushed files (issue 11), stored whole with their runs and
+ *   <li>{@link io.busload.coordinator.store.Pushes}: pushed files, stored whole with their runs and
  *       results in one transaction through {@code ResultStore}'s insert;
  *   <li>{@link io.busload.coordinator.store.Analysis} and {@link io.busload.coordinator.store.ViewQueries}: reads
  *       that compare results and draw the dashboard's views, and the regressions found.
  * </ul>
  *
- * <p>PostgreSQL (issue 4): a server named by {@code BUSLOAD_DB_URL} in production, or an embedded one started in the
+ * <p>PostgreSQL: a server named by {@code BUSLOAD_DB_URL} in production, or an embedded one started in the
  * data directory by default; the schema is owned by Flyway migrations ({@code db/migration}). Every method blocks:
  * {@link io.busload.coordinator.store.Database} refuses to run on a Vert.x event loop, so a slip shows up in tests
  * instead of as a stalled fleet.

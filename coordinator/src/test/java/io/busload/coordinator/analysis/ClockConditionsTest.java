@@ -14,7 +14,7 @@ import io.busload.protocol.StopReason;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** Issues 12/13: the verdicts' conditions from a result's typed clocks, its method sentence only before issue 12. */
+/** The verdicts' conditions from a result's typed clocks, its method sentence only where it has none. */
 class ClockConditionsTest {
   private static final DeviceInfo GPU = Fixtures.gpu("cc", 0);
   /** nvidia-smi's readings before and after as the agent words them, at 1410 MHz and shared. */
@@ -59,7 +59,7 @@ class ClockConditionsTest {
   }
 
   @Test
-  void of_resultFromBeforeIssue12_readsItsSentence() {
+  void of_resultWithoutTypedClocks_readsItsSentence() {
     KernelResult old = withClocks(PROSE_1410, null);
 
     assertThat(old.sampling()).isNull();

@@ -88,7 +88,7 @@ class RegressionCheckTest {
         .hasValueSatisfying(c -> assertThat(c.kind()).isEqualTo(Change.Kind.REGRESSION));
   }
 
-  /** {@link #stableHistory} as results stored since issue 12, with typed clocks and a sentence that says otherwise. */
+  /** {@link #stableHistory} as results stored with typed clocks and a sentence that says otherwise. */
   private static List<HistoryPoint> typedHistory(Clocks clocks, String method) {
     List<HistoryPoint> history = new ArrayList<>();
     for (HistoryPoint p : stableHistory()) {
@@ -142,8 +142,8 @@ class RegressionCheckTest {
   }
 
   @Test
-  void check_historyFromBeforeIssue12_itsSentenceAgainstTheTypedClocks() {
-    // The newest point has no typed clocks (stored before issue 12): its sentence is read, as it always was.
+  void check_historyWithoutTypedClocks_itsSentenceAgainstTheTypedClocks() {
+    // The newest point has no typed clocks (its agent reported only the method sentence): its sentence is read.
     Change change = RegressionCheck.check(typed(0.95e12, "GPU before: sm 1980 MHz", read(1755, 1755)),
         stableHistory().stream().map(p -> new HistoryPoint(p.resultId(), p.measuredAt(), p.bandwidth(),
             p.driverVersion(), p.agentVersion(), p.fatbinHash(), "GPU before: sm 1980 MHz, mem 2619 MHz; after: sm "

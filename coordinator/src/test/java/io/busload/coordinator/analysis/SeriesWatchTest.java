@@ -12,7 +12,7 @@ import io.busload.protocol.KernelResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 12's typed clocks through a followed series: its points, the A/B verdict's setting, the z-score's history. */
+/** A result's typed clocks through a followed series: its points, the A/B verdict's setting, the z-score's history. */
 class SeriesWatchTest {
 
   @Test
@@ -25,7 +25,7 @@ class SeriesWatchTest {
   }
 
   @Test
-  void setting_pointFromBeforeIssue12_conditionsFromItsSentence() {
+  void setting_pointWithoutTypedClocks_conditionsFromItsSentence() {
     Point p = SeriesWatch.point(withClocks(PROSE_1410, null));
 
     assertThat(p.clocks()).isNull();

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 6, Security: REST writes need a bearer token of the tokens file, reads need none, and no token reaches the
+ * REST writes need a bearer token of the tokens file, reads need none, and no token reaches the
  * log (captured at DEBUG, Vert.x and Netty included) or the tokens file. The coordinator starts with no tokens
  * file, so it makes the first one itself, as in production.
  */

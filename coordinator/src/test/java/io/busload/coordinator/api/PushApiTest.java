@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 11, {@code POST /api/pushes}: a real coordinator (plain Vert.x, real PostgreSQL) over real HTTP takes files
+ * {@code POST /api/pushes}: a real coordinator (plain Vert.x, real PostgreSQL) over real HTTP takes files
  * as {@code ./busload run} writes them, stores each whole or not at all, and shows what it stored in the views the
  * dashboard reads, marked as pushed. The end-to-end test with the real CPU run and the real client is deploy's
  * PushIT.

@@ -146,7 +146,7 @@ class RestApiTest {
     assertThat(byFormat.body()).isEqualTo(byAccept.body());
     List<String> lines = byAccept.body().lines().toList();
     assertThat(lines).hasSize(3);
-    // Issue 12 appended how each result was measured; these fixtures were not timed by an agent, so only the status.
+    // The CSV ends with how each result was measured; these fixtures were not timed by an agent, so only the status.
     assertThat(lines.get(0)).isEqualTo("id,sweepId,runId,measuredAt,deviceId,deviceName,kernel,params,valid,"
         + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth,"
         + String.join(",", io.busload.protocol.ResultCsv.SAMPLING));
@@ -200,7 +200,7 @@ class RestApiTest {
     assertThat(Http.json(http.get("/api/sweeps/"))).isEmpty();
   }
 
-  /** Issue 12: how a result was measured goes over the event bus, into the store and out through REST, typed. */
+  /** How a result was measured goes over the event bus, into the store and out through REST, typed. */
   @Test
   void getResults_timedResult_statusAndSamplingInJsonAndCsv() {
     io.busload.protocol.Sampling sampling = new io.busload.protocol.Sampling(8, 1, 1,

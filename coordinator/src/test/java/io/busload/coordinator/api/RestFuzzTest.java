@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6: bad JSON, wrong types, huge bodies, bad cron and injection strings at every write endpoint, odd query
+ * Bad JSON, wrong types, huge bodies, bad cron and injection strings at every write endpoint, odd query
  * parameters at the read endpoints, against a real coordinator on loopback that knows one online device (so a
  * body is refused for what is wrong with it, not because nothing could run it).
  */

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6: with {@code BUSLOAD_REST_TLS=on} the REST API speaks HTTPS only, with the coordinator's certificate from
+ * With {@code BUSLOAD_REST_TLS=on} the REST API speaks HTTPS only, with the coordinator's certificate from
  * the real {@code ./busload certs}, so an API token never crosses the network in clear. A client that trusts the
  * fleet's coordinator CA (a dashboard's trust store) gets in; one that does not, or that speaks plain HTTP, does
  * not.

@@ -111,7 +111,7 @@ class ScheduleAndAnalysisApiTest {
         "0.1.0", "f", H100, "stride", "memcpy-d2d", Map.of(), true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1, 1,
         1, 1, 2_000_000_000L, 2.0e12, "m", t);
     assertThat(send(Addresses.RESULTS, memcpy).ok()).isTrue();
-    // A read-heavy kernel of the same run beat memcpy (issue 12): it sets the measured ceiling.
+    // A read-heavy kernel of the same run beat memcpy: it sets the measured ceiling.
     KernelResult gather = new KernelResult(Protocol.SCHEMA_VERSION, java.util.UUID.randomUUID(), "run-1", "s", "a1",
         "0.1.0", "f", H100, "stride", "gather-sorted", Map.of(), true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1,
         1, 1, 1, 2_100_000_000L, 2.1e12, "m", t);

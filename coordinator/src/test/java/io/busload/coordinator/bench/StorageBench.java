@@ -43,7 +43,7 @@ import java.util.stream.Stream;
 import javax.tools.ToolProvider;
 
 /**
- * Issue 16 point 4: bytes per stored result, ingest and query times, with the results table as it was before V8
+ * Bytes per stored result, ingest and query times, with the results table as it was before V8
  * (one table) and as V8 makes it (monthly partitions, compressed JSON and samples), on the same code, the same
  * generated year of results and the same embedded PostgreSQL settings. Prints both arms and their ratio.
  *
@@ -58,7 +58,7 @@ import javax.tools.ToolProvider;
  * indexes each one used (pg_stat_user_indexes, summed over partitions). An index no query uses is listed as such.
  */
 public final class StorageBench {
-  /** 78 results a device a night (issue 16): 6 kernels times 13 strides. */
+  /** 78 results a device a night: 6 kernels times 13 strides. */
   private static final List<String> KERNELS = List.of("stride_copy_fp32", "stride_copy_fp64", "gather_fp32",
       "scatter_fp32", "transpose_fp32", Analysis.MEMCPY_KERNEL);
   private static final int STRIDES = 13;
@@ -67,7 +67,7 @@ public final class StorageBench {
       "NVIDIA L40S");
   private static final int FILL_BATCH = 1000;
   private static final int INGEST_BATCH = 1000;
-  /** Results a night for 1,000 hosts with 8 GPUs each (issue 16). */
+  /** Results a night for 1,000 hosts with 8 GPUs each. */
   private static final long RESULTS_A_NIGHT = 624_000;
 
   private StorageBench() {}
@@ -362,7 +362,7 @@ public final class StorageBench {
         Map.of("stride", stride, "elements", 16_777_216), true, List.of(), median, median * 0.99, median * 1.01,
         0.02, values, 10, 5, bytes / 2, bytes / 2, bytes, bytes / median,
         "warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median", at)
-        // As agents report since issue 12: how the samples were timed, clocks read, the working set against L2.
+        // As agents report each result: how the samples were timed, clocks read, the working set against L2.
         .withSampling(ResultStatus.MEASURED, new Sampling(samples, 0, 0, StopReason.SPREAD_SETTLED,
             new Clocks(Clocks.Reading.READ, "NVML, driver " + device.driverVersion(), 1980, 1980, 2619, 2619, 0L, 0,
                 false), CacheResidency.of(bytes, device.l2Bytes(), false)));

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 16: agents that are not cluster members reach the coordinator through its event-bus bridge, behind mutual
+ * Agents that are not cluster members reach the coordinator through its event-bus bridge, behind mutual
  * TLS with the fleet's real certificates ({@code ./busload certs}). An agent's hello, run, status and result go
  * through and are stored; what a connection may do is decided by its certificate: no certificate gets no
  * handshake, a dashboard's certificate gets no connection, and an agent can neither speak for another agent, nor

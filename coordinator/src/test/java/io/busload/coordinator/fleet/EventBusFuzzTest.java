@@ -61,7 +61,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6: a member of the cluster throws malformed, truncated, oversized, wrong-type and wrong-version messages
+ * A member of the cluster throws malformed, truncated, oversized, wrong-type and wrong-version messages
  * at every address the coordinator consumes, through the real clustered event bus (a codec of its own writes
  * whatever bytes it likes under the coordinator's codec names), plus raw frames straight at the event-bus port,
  * while a real agent-side member keeps sending valid results. Nothing may crash, every bad message that reaches

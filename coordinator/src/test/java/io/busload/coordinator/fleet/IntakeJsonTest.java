@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 4, through a real cluster: the coordinator stores a result's JSON as the agent sent it when it can, and its
+ * Through a real cluster: the coordinator stores a result's JSON as the agent sent it when it can, and its
  * own encoding of the record when the bytes hold more than the record (a newer agent's fields) or are not valid
  * UTF-8; either way the result is acked, and the REST API serves JSON.
  */

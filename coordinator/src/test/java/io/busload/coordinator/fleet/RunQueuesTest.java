@@ -71,7 +71,7 @@ class RunQueuesTest {
   }
 
   /**
-   * Issue 6: an agent that goes silent mid-run has its run INTERRUPTED once the heartbeat timeout passes (its
+   * An agent that goes silent mid-run has its run INTERRUPTED once the heartbeat timeout passes (its
    * device is then free); when it returns still reporting that run, the device stays busy until the run reports,
    * and only then does the queue move on.
    */

@@ -23,7 +23,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 12: a result's status and sampling in the columns V7 added, and V7's status for results stored before it. */
+/** A result's status and sampling in the columns V7 added, and V7's status for results stored before it. */
 class ResultSamplingStoreTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 

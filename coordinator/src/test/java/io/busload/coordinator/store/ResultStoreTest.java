@@ -108,7 +108,7 @@ class ResultStoreTest {
     assertThat(store.samples(five.id())).isEqualTo(five.samples());
     assertThat(store.samples(invalid.id())).isEqualTo(invalid.samples());
     assertThat(database.resultJson("SELECT result_json FROM results WHERE id = '" + five.id() + "'")).isEqualTo(given);
-    // Kept compressed (issue 16): what PostgreSQL holds is well under the JSON's size.
+    // Kept compressed: what PostgreSQL holds is well under the JSON's size.
     assertThat(database.count("SELECT octet_length(result_json) FROM results WHERE id = '" + five.id() + "'"))
         .isLessThan(given.length() / 2);
     assertThat(database.resultJson("SELECT result_json FROM results WHERE id = '" + none.id() + "'"))

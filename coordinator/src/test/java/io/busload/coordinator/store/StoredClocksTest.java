@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 12's typed clocks as the reads that compare results get them back from a real PostgreSQL: the series, the
+ * A result's typed clocks as the reads that compare results get them back from a real PostgreSQL: the series, the
  * regression history and the cohort figures; null (read the sentence) only for a result stored without them.
  */
 class StoredClocksTest {
@@ -41,14 +41,14 @@ class StoredClocksTest {
         clocks, CacheResidency.of(8L << 20, GPU.l2Bytes(), false)));
   }
 
-  /** Oldest to newest: one stored before issue 12, one whose clocks were read, one whose clocks were not. */
+  /** Oldest to newest: one stored without typed clocks, one whose clocks were read, one whose clocks were not. */
   private void store() {
     store.insertResults(List.of(result(T, null), result(T.plusSeconds(60), READ),
         result(T.plusSeconds(120), NOT_READ)), Instant.now());
   }
 
   @Test
-  void series_threeKindsOfResult_typedClocksBackNewestFirstNullBeforeIssue12() {
+  void series_threeKindsOfResult_typedClocksBackNewestFirstNullWhereNoneStored() {
     store();
 
     List<VerdictStore.Point> series = verdicts.series(GPU.id(), "stride_copy_fp32", "elements=1024;stride=4", null,
@@ -60,7 +60,7 @@ class StoredClocksTest {
   }
 
   @Test
-  void history_threeKindsOfResult_typedClocksBackNewestFirstNullBeforeIssue12() {
+  void history_threeKindsOfResult_typedClocksBackNewestFirstNullWhereNoneStored() {
     store();
 
     List<Analysis.HistoryPoint> history = analysis.history(GPU.id(), "stride_copy_fp32", "elements=1024;stride=4",

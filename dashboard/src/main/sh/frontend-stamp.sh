@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lets a build reuse the dashboard's frontend when nothing it is made from changed (issue 15). Vaadin's
+# Lets a build reuse the dashboard's frontend when nothing it is made from changed. Vaadin's
 # prepare-frontend and build-frontend scan every class on the dashboard's class path before they even decide that the
 # bundle needs no rebuild: about a minute of a warm ./busload test on two cores, for a bundle already in target/.
 # After every build-frontend this records the SHA-256 of the frontend's inputs (the dashboard's sources and

@@ -16,12 +16,12 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
-// Heatmap and visual map: issue 14's GPU x GPU link matrices.
+// Heatmap and visual map: the GPU x GPU link matrices.
 echarts.use([LineChart, BarChart, BoxplotChart, ScatterChart, HeatmapChart, GridComponent, LegendComponent,
   MarkLineComponent, MarkPointComponent, MarkAreaComponent, TitleComponent, TooltipComponent, DataZoomComponent,
   ToolboxComponent, VisualMapComponent, CanvasRenderer, SVGRenderer]);
 
-// Issue 13: every chart exports PNG and SVG from its toolbox. ECharts' own saveAsImage gives only the format of the
+// Every chart exports PNG and SVG from its toolbox. ECharts' own saveAsImage gives only the format of the
 // renderer in use, so the two buttons are custom features: PNG from the canvas at twice its pixels, SVG from the same
 // option drawn once more by the SVG renderer, off screen.
 const PNG_ICON = 'path://M4,4H28V28H4Z M8,22L14,14L19,20L22,16L26,22Z';

@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 /**
  * The dashboard process: Spring Boot serves the Vaadin views, a lite cluster member listens to live results.
  *
- * <p>Push is on because results arrive from the event bus, not from a browser request (issue 2, must-have 7).
+ * <p>Push is on because results arrive from the event bus, not from a browser request.
  */
 @SpringBootApplication
 @Push

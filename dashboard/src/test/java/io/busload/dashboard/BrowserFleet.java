@@ -13,7 +13,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * What the browser tests against a real coordinator share: the dashboard's cluster and coordinator settings, and
- * Debian's Chromium as ARCHITECTURE.md says to start it (its flags, a fresh profile, no browser download).
+ * Debian's Chromium started as docs/design/invariants.md#platform says (its flags, a fresh profile, no browser
+ * download).
  */
 public final class BrowserFleet {
   private BrowserFleet() {}

@@ -380,7 +380,7 @@ class DashboardBrowserTest {
         liveRun.sweepId(), liveRun.runId(), H200.driverVersion()).withCounters(new Counters(4.0, 4.0, 4.0, 4.0,
         67.2e6, 67108864.0, 67.15e6, 67108864.0, false, List.of(), List.of("busload_offset_copy_f32"),
         "test data shaped as ncu's")).withSampling(io.busload.protocol.ResultStatus.MEASURED,
-            // Issue 12: how it was timed, shown in the results grid from the typed fields (test data).
+            // How it was timed, shown in the results grid from the typed fields (test data).
             new io.busload.protocol.Sampling(9, 0, 1, io.busload.protocol.StopReason.SPREAD_SETTLED,
                 new io.busload.protocol.Clocks(io.busload.protocol.Clocks.Reading.READ, "NVML", 1980, 1980, 3201, 3201,
                     0x4L, 2, false), io.busload.protocol.CacheResidency.of(128L << 20, 60L << 20, false))));
@@ -521,7 +521,7 @@ class DashboardBrowserTest {
     // measures them against the 2 s target with a year of results stored (a timed unit test judges the machine).
   }
 
-  // ---- issue 13: links that reproduce a chart, exports, annotations, cohort marks
+  // ---- links that reproduce a chart, exports, annotations, cohort marks
 
   /** Clicks what {@code click} clicks and returns the downloaded file's name and bytes. */
   private Map.Entry<String, byte[]> download(Runnable click) throws Exception {
@@ -684,7 +684,7 @@ class DashboardBrowserTest {
   }
 
   /**
-   * Issue 14's link views. host-cpu's results are real: the interconnect suite measured on the build machine's CPU
+   * The link views. host-cpu's results are real: the interconnect suite measured on the build machine's CPU
    * (host memory copies between threads; src/test/resources/links/interconnect-cpu.json, from InterconnectCliTest),
    * re-addressed to this test's run. host-m's three GPUs are test data (io.busload.dashboard.links.LinksTest): 0 and 1
    * joined, 2 without peer access, a PCIe gen5 x16 link in the fingerprint.
@@ -759,7 +759,7 @@ class DashboardBrowserTest {
   }
 
   /**
-   * Issue 16: the dashboard's warm-up opens the Fleet view as a browser's first visit does, without a browser, and
+   * The dashboard's warm-up opens the Fleet view as a browser's first visit does, without a browser, and
    * closes each UI it made as an unloading page does. The view's log says it was built (attached, with the grid in
    * the answer) and let go (detached) for each visit; an answer without the view counts no visit.
    */

@@ -44,7 +44,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Issue 16: the Fleet and Live views with 8,000 devices, in a real Chromium. A real coordinator (embedded PostgreSQL,
+ * The Fleet and Live views with 8,000 devices, in a real Chromium. A real coordinator (embedded PostgreSQL,
  * clustered event bus) hears 1,000 agents of 8 GPUs each say hello and heartbeat, as agents do; 100 of them then fall
  * silent and go offline. The Fleet view's open time, and the Live view's frame times while every device's results
  * flow through the coordinator's intake, store and live feed, are printed (docs/results/2026-11-24-scale-views/).

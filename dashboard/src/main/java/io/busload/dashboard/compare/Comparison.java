@@ -30,7 +30,7 @@ public final class Comparison {
   public record Subject(String label, List<KernelResult> latest) {
 
     /**
-     * The measured ceiling in bytes/s (as the CLI's and REST's, issue 12): the best valid bandwidth of the run of
+     * The measured ceiling in bytes/s (as the CLI's and REST's): the best valid bandwidth of the run of
      * the subject's latest memcpy-d2d, memcpy included, since read-heavy kernels beat memcpy; null when no memcpy
      * was measured.
      */

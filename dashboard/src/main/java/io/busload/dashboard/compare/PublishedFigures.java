@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Figures published elsewhere ({@code published/published-results.csv}, a copy of shared/reference; see the
- * README beside it). Read-only, shown labelled with their source; never mixed into measured data.
+ * Figures published elsewhere ({@code published/published-results.csv}; see the README beside it
+ * for where each figure comes from). Read-only, shown labelled with their source; never mixed into measured data.
  */
 public final class PublishedFigures {
   static final String RESOURCE = "/published/published-results.csv";

@@ -3,13 +3,13 @@ package io.busload.dashboard.coordinator;
 import java.time.Instant;
 import java.util.List;
 
-/** One agent as {@code GET /api/agents} describes it, with the host labels its hello declared (issue 16). */
+/** One agent as {@code GET /api/agents} describes it, with the host labels its hello declared. */
 public record Agent(String agentId, String host, String agentVersion, boolean online, Instant lastSeen,
     List<AgentDevice> devices, List<String> labels) {
 
   public Agent {
     devices = devices == null ? List.of() : List.copyOf(devices);
-    labels = labels == null ? List.of() : List.copyOf(labels); // a coordinator before issue 16 sends none
+    labels = labels == null ? List.of() : List.copyOf(labels); // absent from a coordinator that sends no labels
   }
 
   /** An agent without labels. */

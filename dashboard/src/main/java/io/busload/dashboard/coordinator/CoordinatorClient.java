@@ -167,7 +167,7 @@ public class CoordinatorClient {
   }
 
   /**
-   * Devices known only through results pushed from outside the fleet ({@code ./busload push}, issue 11): never a
+   * Devices known only through results pushed from outside the fleet ({@code ./busload push}): never a
    * schedule's target, but drawn beside the fleet's devices wherever results are.
    */
   public List<Device> pushedDevices() {
@@ -187,7 +187,7 @@ public class CoordinatorClient {
     return Optional.of(read(request, new TypeReference<>() {}));
   }
 
-  /** Change points, z-score alarms and accepted marks of one kernel case, per device (issue 13). */
+  /** Change points, z-score alarms and accepted marks of one kernel case, per device. */
   public List<Annotations> annotations(String kernel, String params) {
     return read(get("api/history/annotations?kernel=" + encode(kernel) + "&params=" + encode(params)),
         new TypeReference<>() {});

@@ -9,7 +9,7 @@ import java.util.UUID;
  *
  * @param model the device's name
  * @param bandwidth bytes per second
- * @param pushed the result came by {@code ./busload push}, not from a fleet agent (issue 11)
+ * @param pushed the result came by {@code ./busload push}, not from a fleet agent
  */
 public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
     boolean pushed) {

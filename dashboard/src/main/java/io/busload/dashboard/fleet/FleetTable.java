@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * The Fleet view's rows at one moment (issue 16: 8,000 devices), filtered, grouped and counted here so that the view
+ * The Fleet view's rows at one moment (8,000 devices), filtered, grouped and counted here so that the view
  * hands its grid one page at a time. Immutable: the view builds a new one each refresh and asks its grid to fetch
  * again, so a page a user scrolls to is always cut from one snapshot.
  */

@@ -43,7 +43,7 @@ public final class History {
   }
 
   /**
-   * With issue 13's annotations on each device's line: a solid vertical line where E-Divisive puts a change point of
+   * With the verdicts' annotations on each device's line: a solid vertical line where E-Divisive puts a change point of
    * the whole history, a dashed grey one where an operator accepted a change (the baseline restarts there).
    */
   public static ObjectNode option(String kernel, String params, List<HistoryPoint> points, List<Change> changes,
@@ -55,7 +55,7 @@ public final class History {
     ArrayNode series = option.putArray("series");
     Map<String, List<HistoryPoint>> byDevice = points.stream()
         .collect(Collectors.groupingBy(HistoryPoint::deviceId, TreeMap::new, Collectors.toList()));
-    // Two hosts may give one device id (both lent machines were called "vm", issue 11): one line per model then, so an
+    // Two hosts may give one device id (both lent machines were called "vm"): one line per model then, so an
     // H100 and an H200 are never drawn as one device that got faster.
     Map<String, List<HistoryPoint>> lines = new java.util.LinkedHashMap<>();
     byDevice.forEach((device, rows) -> {
@@ -102,7 +102,7 @@ public final class History {
     }
   }
 
-  /** How much of a line came by push (issue 11): said in its name, so the legend and tooltips tell. */
+  /** How much of a line came by push: said in its name, so the legend and tooltips tell. */
   static String pushed(List<HistoryPoint> rows) {
     long pushed = rows.stream().filter(HistoryPoint::pushed).count();
     return pushed == 0 ? "" : pushed == rows.size() ? ", pushed" : ", " + pushed + " of " + rows.size() + " pushed";

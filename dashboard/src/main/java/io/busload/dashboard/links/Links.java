@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Charts of the interconnect suite's results (issue 14). A pair kernel's results ({@code p2p-*}, parameter
+ * Charts of the interconnect suite's results. A pair kernel's results ({@code p2p-*}, parameter
  * {@code peer}) measured on each GPU of a host fill one row each of that host's GPU x GPU matrix; a pair without peer
  * access is a cell saying so, never a zero. The host link kernels' results at each {@code bytes} draw one curve each,
  * with the PCIe link's theoretical rate from the device's topology as a line.

@@ -1,5 +1,5 @@
 /**
- * The links of a host (issue 14): its GPU x GPU matrix of peer bandwidths as heatmaps and its host-to-device
+ * The links of a host: its GPU x GPU matrix of peer bandwidths as heatmaps and its host-to-device
  * curves against the PCIe link's theoretical rate, built from the interconnect suite's results for Run detail and
  * Compare. Options only; the views draw them.
  */

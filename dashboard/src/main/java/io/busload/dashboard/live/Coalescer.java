@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs an action at most once per interval however often it is requested (issue 16: the Live view draws the results
+ * Runs an action at most once per interval however often it is requested (the Live view draws the results
  * of thousands of devices in batches). A request while a run is pending joins it; one after the run starts schedules
  * the next, so nothing requested is left undrawn.
  */

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * JSON.
  *
  * <p>Results carry bytes per second (SI, STYLE.md habit 4); GB/s exists only here, for people. A result
- * without a bandwidth (its output check failed) is never charted as a speed (ARCHITECTURE.md, invariants). The
+ * without a bandwidth (its output check failed) is never charted as a speed (docs/design/invariants.md#invalid-results). The
  * chart follows the newest sweep: a result of a newer sweep than the one shown starts the chart afresh.
  */
 public final class StrideBandwidth {
@@ -57,7 +57,7 @@ public final class StrideBandwidth {
   private record Series(String id, String name, String deviceId, TreeMap<Double, double[]> points) {}
 
   /**
-   * One model and kernel drawn for all its devices (issue 16): at each stride, every device's newest bandwidth; the
+   * One model and kernel drawn for all its devices: at each stride, every device's newest bandwidth; the
    * line is their median and the band runs from the slowest device to the fastest.
    */
   private record Aggregate(String id, String name, String model, TreeMap<Double, Map<String, Double>> points) {
@@ -71,7 +71,7 @@ public final class StrideBandwidth {
 
   /**
    * Above this many devices in a sweep, the chart draws one line per model and kernel instead of per device and
-   * kernel (issue 16: thousands of devices reporting). Sixteen device lines, bands and ceilings are about what a
+   * kernel (thousands of devices reporting). Sixteen device lines, bands and ceilings are about what a
    * legend and a reader can follow; thousands of series would stall the browser on every update.
    */
   public static final int MAX_DEVICE_LINES = 16;
@@ -283,7 +283,7 @@ public final class StrideBandwidth {
     ObjectNode option = JSON.createObjectNode();
     if (aggregated()) {
       // Redrawn several times a second while thousands of devices report: an animated transition for each redraw
-      // kept the browser's main thread busy (issue 16, ScaleViewsBrowserTest's long tasks).
+      // kept the browser's main thread busy (ScaleViewsBrowserTest's long tasks).
       option.put("animation", false);
     }
     option.putObject("title")

@@ -120,11 +120,11 @@ public final class RunDetail {
     return rows;
   }
 
-  /** What a result measured before issue 12 shows where its typed method would be. */
-  static final String NOT_RECORDED = "not recorded (measured before issue 12)";
+  /** What a result whose agent did not report how it measured shows where its typed method would be. */
+  static final String NOT_RECORDED = "not recorded (its agent did not report it)";
 
   /**
-   * How the samples were timed (issue 12), from the typed fields: warm-up, samples x launches, how many were held
+   * How the samples were timed, from the typed fields: warm-up, samples x launches, how many were held
    * behind the blocking kernel, unheld or re-timed after the hold timed out, and why sampling stopped.
    */
   public static String timing(KernelResult r) {

@@ -53,7 +53,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 
 /**
- * Issue 5's "views load in under 2 s with 1,000,000 results stored", measured: a real PostgreSQL (embedded, zonky,
+ * The target "views load in under 2 s with 1,000,000 results stored", measured: a real PostgreSQL (embedded, zonky,
  * as the coordinator runs it) filled with a year of coalescing-suite sweeps on 16 devices of four agents through
  * the coordinator's own bulk store, then the real coordinator and dashboard, and headless Chromium (Playwright)
  * timing each view from navigation until its chart or table holds its data. Prints one line per view.

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 12: the Compare chart's fractions are of the measured ceiling, which no bar exceeds. */
+/** The Compare chart's fractions are of the measured ceiling, which no bar exceeds. */
 class ComparisonTest {
   private static KernelResult r(String kernel, double bandwidth) {
     return Results.result("s", GPU, kernel, Map.of(), true, bandwidth, Instant.EPOCH);

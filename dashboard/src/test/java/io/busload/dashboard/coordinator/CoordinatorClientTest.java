@@ -168,7 +168,7 @@ class CoordinatorClientTest {
         .startsWith("GET /api/history?kernel=stride-copy-fp32&params=size%3D1024%3Bstride%3D4&limit=10");
   }
 
-  /** Issue 11: devices known only through pushed results, in /api/devices' shape, and history points marked pushed. */
+  /** Devices known only through pushed results, in /api/devices' shape, and history points marked pushed. */
   @Test
   void pushedDevicesAndPushedHistory_readAsTheCoordinatorAnswers() {
     answer("/api/pushes/devices", 200, "application/json", ("[{\"id\":\"lab/cuda:0\",\"agentId\":\"lab\","

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11: a History line says how much of it came by push, in its name (legend and tooltip). */
+/** A History line says how much of it came by push, in its name (legend and tooltip). */
 class HistoryTest {
   private static HistoryPoint point(String device, int hour, boolean pushed) {
     return new HistoryPoint(UUID.randomUUID(), device, "NVIDIA H200", Instant.EPOCH.plusSeconds(3600L * hour), 4e12,
@@ -30,7 +30,7 @@ class HistoryTest {
 
   @Test
   void option_oneDeviceIdTwoModels_oneLineEach() {
-    // Both lent GPU machines of issue 11 were called "vm": an H100 and an H200 under one device id.
+    // Two lent GPU machines, both called "vm": an H100 and an H200 under one device id.
     List<HistoryPoint> points = List.of(
         new HistoryPoint(UUID.randomUUID(), "vm/cuda:0", "NVIDIA H100 80GB HBM3", Instant.EPOCH, 3e12, true),
         new HistoryPoint(UUID.randomUUID(), "vm/cuda:0", "NVIDIA H200", Instant.EPOCH.plusSeconds(60), 4e12, true));

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14's link charts from results: the matrix (no peer access in words, never zero) and the curves. */
+/** The link charts from results: the matrix (no peer access in words, never zero) and the curves. */
 class LinksTest {
   @Test
   void cells_threeGpusOneWithoutPeerAccess_bandwidthsAndNoPeerAccessInWords() {

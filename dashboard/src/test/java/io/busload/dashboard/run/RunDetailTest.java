@@ -60,15 +60,15 @@ class RunDetailTest {
   }
 
   @Test
-  void timingClocksCache_noNvmlOrMeasuredBeforeIssue12_saySoWithoutFigures() {
+  void timingClocksCache_noNvmlOrNotReportedByAgent_saySoWithoutFigures() {
     KernelResult old = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
     KernelResult notRead = old.withSampling(io.busload.protocol.ResultStatus.MEASURED,
         new io.busload.protocol.Sampling(10, 0, 0, io.busload.protocol.StopReason.SPREAD_SETTLED,
             io.busload.protocol.Clocks.notRead("cannot load libnvidia-ml.so.1"),
             io.busload.protocol.CacheResidency.of(1L << 30, 50L << 20, false)));
 
-    assertThat(RunDetail.timing(old)).isEqualTo("not recorded (measured before issue 12)");
-    assertThat(RunDetail.clocks(old)).isEqualTo("not recorded (measured before issue 12)");
+    assertThat(RunDetail.timing(old)).isEqualTo("not recorded (its agent did not report it)");
+    assertThat(RunDetail.clocks(old)).isEqualTo("not recorded (its agent did not report it)");
     assertThat(RunDetail.clocks(notRead)).isEqualTo("not read: cannot load libnvidia-ml.so.1");
     assertThat(RunDetail.cache(notRead)).startsWith("above 4x L2");
   }

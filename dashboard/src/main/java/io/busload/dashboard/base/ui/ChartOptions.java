@@ -11,7 +11,7 @@ import java.math.RoundingMode;
  */
 public final class ChartOptions {
   public static final ObjectMapper JSON = new ObjectMapper();
-  /** Bandwidth counts useful bytes read plus written (ARCHITECTURE.md); the axis says so. */
+  /** Bandwidth counts useful bytes read plus written (docs/design/invariants.md#bandwidth); the axis says so. */
   public static final String BANDWIDTH_AXIS = "bandwidth (GB/s, useful bytes read + written)";
 
   private ChartOptions() {}

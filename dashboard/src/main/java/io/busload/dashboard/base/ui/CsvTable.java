@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A grid whose columns also make a CSV file (issue 13: every table exports CSV). Each column added through
+ * A grid whose columns also make a CSV file (every table exports CSV). Each column added through
  * {@link #column} is a grid column and a CSV column with the same header and text; {@link #link()} downloads the rows
  * the grid holds, in its order. A Vaadin renderer does not give its values back, hence one place that knows both.
  */

@@ -21,16 +21,14 @@ import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * Issue 16: the first open of the Fleet view after the dashboard started took twice as long as any later open
- * (ScaleViewsBrowserTest, 8,000 devices: 4.3 s against 0.9 s at load 7), and the browser was not the reason: the
- * page's first request spent 0.76 s in this server and the view's first round trip 2.3 s, of which reading the
- * fleet from the coordinator was 1.2 s (0.1 to 0.25 s once warm). That is a cold JVM: classes loaded and code
- * interpreted the first time. So, once at start and in the background, this runs the Fleet view's read of the fleet
- * without a browser ({@link FleetView#warmUp}), then opens the Fleet view as a browser's first visit does: the page,
- * Vaadin's bootstrap, the navigation round trip that builds the view and sends it (ScaleViewsBrowserTest: that round
- * trip was 1.9 to 3.5 s of server time under CI load, of which building the view and reading the fleet were 0.24 to
- * 1.13 s; the rest was Vaadin's own code, cold), and the unload message that closes that UI. A dashboard that serves
- * HTTPS gets only the read: the visits ask plain HTTP on 127.0.0.1.
+ * Warms the Fleet view so that its first open after the dashboard starts is as fast as later ones. A cold JVM
+ * spends that first open loading classes and interpreting code, in the view's read of the fleet from the
+ * coordinator and in Vaadin's own first navigation, not in the browser (ScaleViewsBrowserTest measures it; the
+ * figures are in docs/results/2026-11-24-scale-views). So, once at start and in the background, this runs the
+ * Fleet view's read of the fleet without a browser ({@link FleetView#warmUp}), then opens the Fleet view as a
+ * browser's first visit does: the page, Vaadin's bootstrap, the navigation round trip that builds the view and
+ * sends it, and the unload message that closes that UI. A dashboard that serves HTTPS gets only the read: the
+ * visits ask plain HTTP on 127.0.0.1.
  */
 @Component
 public class FirstOpenWarmup {

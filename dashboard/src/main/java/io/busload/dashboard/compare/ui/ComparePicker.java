@@ -115,7 +115,7 @@ class ComparePicker extends HorizontalLayout {
 
   /**
    * Every device; but a device id that stands for several models (results pushed from two hosts of one name, as the
-   * lent H100 and H200 of issue 11, both "vm") is shown as its models, so they stand side by side, not as one bar.
+   * lent H100 and H200, both "vm") is shown as its models, so they stand side by side, not as one bar.
    */
   static Set<String> firstSelection(List<Device> devices) {
     var modelsById = devices.stream().collect(java.util.stream.Collectors.groupingBy(Device::id,

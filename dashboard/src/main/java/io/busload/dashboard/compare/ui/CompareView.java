@@ -42,7 +42,7 @@ import java.util.TreeSet;
  * devices that stand outside their cohort; and an A/B verdict of two sweeps or devices on their raw samples.
  *
  * <p>Every choice lives in the address ({@code ?subject=...&scale=...&published=...&baseline=...&candidate=...}), so
- * a copied link opens the same chart and tables (issue 13).
+ * a copied link opens the same chart and tables.
  */
 @Route(value = "compare", layout = MainLayout.class)
 @PageTitle("Compare | Busload")
@@ -54,7 +54,7 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
   private final ECharts chart = new ECharts();
   /** The newest results of a device read for its pairs without peer access (a matrix of 8 GPUs has 7 x 4 cells). */
   static final int PAIR_RESULTS = 500;
-  /** Issue 14: each chosen host's link matrix and curves, when the subjects have interconnect results. */
+  /** Each chosen host's link matrix and curves, when the subjects have interconnect results. */
   private final io.busload.dashboard.links.ui.LinksPanel links = new io.busload.dashboard.links.ui.LinksPanel();
   private final H4 publishedTitle = new H4("Published figures (not measured by Busload; source in each row)");
   private final Grid<PublishedFigures.Figure> publishedGrid = new Grid<>();
@@ -262,7 +262,7 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
       List<Subject> subjects = new ArrayList<>();
       for (String choice : new TreeSet<>(chosen)) {
         // The newest valid result per kernel and params, chosen by the coordinator: reading a subject's newest
-        // results and picking here took 5,000 whole results per device and seconds at 1M stored (issue 5).
+        // results and picking here took 5,000 whole results per device and seconds at 1M stored.
         List<io.busload.protocol.KernelResult> latest = choice.startsWith(ComparePicker.MODEL)
             ? coordinator.latestResults(null, choice.substring(ComparePicker.MODEL.length()))
             : coordinator.latestResults(choice.substring(ComparePicker.DEVICE.length()), null);

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * Hosts, agents and their devices (name, kind, fingerprint), online or not, what each device runs now with a
  * progress bar, and how many runs wait in its queue.
  *
- * <p>Issue 16 (8,000 devices): the grid fetches its rows a page at a time from a {@link FleetTable} (Vaadin's lazy
+ * <p>For a fleet of 8,000 devices the grid fetches its rows a page at a time from a {@link FleetTable} (Vaadin's lazy
  * data provider), so the browser holds only the rows it shows; the devices are counted by state, filtered by text and
  * state, and grouped by model, label or host in a table of groups whose row, when chosen, narrows the device grid.
  */
@@ -67,7 +67,7 @@ public class FleetView extends VerticalLayout {
   /**
    * The run in words with a bar of its progress, linking to the run's detail. A template the browser fills from four
    * values per row, not server-side components: with components, the first page of 50 rows was 200 of them to build,
-   * send and bind (issue 16, first open).
+   * send and bind (first open).
    */
   private final LitRenderer<Row> running = LitRenderer.<Row>of("""
       <div style="display: flex; flex-direction: column">${item.runId
@@ -90,7 +90,7 @@ public class FleetView extends VerticalLayout {
   private FleetTable.Filter filter = FleetTable.Filter.ALL;
   private final CsvTable<Row> csv = new CsvTable<>(grid, "fleet.csv");
   private final Span summary = new Span();
-  /** Devices whose results came by ./busload push (issue 11): no agent, never a target, but measured all the same. */
+  /** Devices whose results came by ./busload push: no agent, never a target, but measured all the same. */
   private final Grid<io.busload.dashboard.coordinator.Device> pushed = new Grid<>();
   private final Span pushedSummary = new Span();
   private final CoordinatorNotice notice = new CoordinatorNotice();

@@ -152,7 +152,7 @@ public class HistoryView extends VerticalLayout implements BeforeEnterObserver {
   private void offerKernels(String wanted) {
     try {
       // Every kernel and params with a valid result, from the coordinator's index: the newest 5,000 whole
-      // results read before missed older kernels and cost a second at 1M stored (issue 5).
+      // results read before missed older kernels and cost a second at 1M stored.
       TreeSet<String> choices = new TreeSet<>();
       coordinator.kernels().forEach(k -> choices.add(k.kernel() + SEPARATOR + k.params()));
       if (wanted != null) {

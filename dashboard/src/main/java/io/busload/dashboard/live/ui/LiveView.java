@@ -47,7 +47,7 @@ public class LiveView extends VerticalLayout {
   static final String SUITE = "stride";
   private static final int RESULT_LIMIT = 10_000;
   /**
-   * Live results and run statuses are drawn in batches at most this often (issue 16): with thousands of devices
+   * Live results and run statuses are drawn in batches at most this often: with thousands of devices
    * reporting, one server push per result kept the browser busy with messages and redraws.
    */
   static final int FLUSH_MILLIS = 250;

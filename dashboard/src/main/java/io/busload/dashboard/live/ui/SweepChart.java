@@ -33,7 +33,7 @@ class SweepChart extends Composite<ECharts> {
   }
 
   /**
-   * Draws every result that arrived since the last call in one update (issue 16: thousands of devices reporting):
+   * Draws every result that arrived since the last call in one update (thousands of devices reporting):
    * a few points are appended, more than {@link #MAX_APPENDS} (or any change that needs a redraw) send the whole
    * option once, so the browser redraws at most once per batch. True when the chart switched to a newer sweep.
    */

@@ -112,7 +112,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
         .setAutoWidth(true);
     resultsCsv.column("Samples", r -> r.samples().size()).setAutoWidth(true);
     resultsCsv.column("Counters", r -> r.counters() == null ? "" : r.counters().flagged() ? "FLAG vs model" : "as modelled").setAutoWidth(true);
-    // Issue 12: how each number was obtained, from the result's typed fields.
+    // How each number was obtained, from the result's typed fields.
     resultsCsv.column("Timing", RunDetail::timing).setFlexGrow(1);
     resultsCsv.column("Clocks", RunDetail::clocks).setFlexGrow(1);
     resultsCsv.column("L2", RunDetail::cache).setAutoWidth(true);
@@ -225,7 +225,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
   }
 
   /**
-   * Issue 14: an interconnect run fills one row of its host's GPU x GPU matrix; the sweep's runs on the host's other
+   * An interconnect run fills one row of its host's GPU x GPU matrix; the sweep's runs on the host's other
    * GPUs fill the others, so the heatmap reads them too. The curves are this run's.
    */
   private void showLinks(Run run, List<KernelResult> found) {

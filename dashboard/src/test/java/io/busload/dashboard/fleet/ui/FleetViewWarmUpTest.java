@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The Fleet view's warm-up (issue 16, first open) reads what an open reads, without a browser or a UI. */
+/** The Fleet view's warm-up (first open) reads what an open reads, without a browser or a UI. */
 class FleetViewWarmUpTest {
   private HttpServer server;
   private final Map<String, AtomicInteger> asked = new ConcurrentHashMap<>();

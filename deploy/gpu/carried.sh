@@ -1,4 +1,4 @@
-# Sourced by the run-*.sh scripts on the lent GPU machine, which has no Java (issue 15: each had a copy of this).
+# Sourced by the run-*.sh scripts on the lent GPU machine, which has no Java, so that what they share is written once.
 # From the repository root: unpacks the runtime deploy/gpu/pack.sh carried into $WORK, points ./busload run at it
 # and at the carried agent, and makes $OUT, where everything the run keeps lands.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"

@@ -1,11 +1,11 @@
-// Native cross-check of Busload's JCuda timing (issue 3): reads the same fatbin and a plan that the agent
+// Native cross-check of Busload's JCuda timing: reads the same fatbin and a plan that the agent
 // resolved for this device (`./busload run --suite S --device cuda:0 --plan-out plan.txt`; format in
 // agent/src/main/java/io/busload/agent/crosscheck/PlanFile.java), and for every case that runs:
 // allocates its buffers, fills the inputs on the device (seeded random values of the type, iota, or a random
 // permutation for index buffers: valid, not identical to Java's), poisons the outputs with 0xFF bytes, runs
 // the steps once, warms up, then times samples of a batch of launches of all steps between one event pair, and
 // prints the median. Warm-up, batch calibration, sample target and stopping rule are the agent's own, read from
-// the plan's method line (io.busload.agent.measure.Sampling; issue 12), so "within 1% of native" compares one
+// the plan's method line (io.busload.agent.measure.Sampling), so "within 1% of native" compares one
 // method on both sides: warm-up launches_for(WARMUP_SAMPLES x target, probe, MIN_WARMUP_LAUNCHES), three rounds
 // of calibration (a sample no larger than can be held), then samples until StoppingRule.stopReason says stop.
 // Everything runs on the legacy default stream, as the agent's launches do; Sgemm goes through cuBLAS with
@@ -16,7 +16,7 @@
 //
 // Build: nvcc -O2 -arch=native -o crosscheck crosscheck.cu -lcuda -lcublas
 // Run:   ./crosscheck busload.fatbin plan.txt [--once]
-//        ./crosscheck --interconnect busload.fatbin DEVICE BYTES...   (issue 14's links; see interconnect_main)
+//        ./crosscheck --interconnect busload.fatbin DEVICE BYTES...   (the links; see interconnect_main)
 #include <climits>
 #include <cublas_v2.h>
 #include <cuda.h>
@@ -435,7 +435,7 @@ static Measured measure_case(const Method& m, int held, TimeBatch time) {
   return {median_of(samples), launches, samples.size(), 2 + warmup + calibration, why};
 }
 
-// ---- interconnect (issue 14) -------------------------------------------------------------------------------
+// ---- interconnect -------------------------------------------------------------------------------
 // crosscheck --interconnect busload.fatbin plan.txt DEVICE BYTES...: the host links and the peer pairs of the agent's
 // interconnect suite (io.busload.kernels.families.Interconnect), timed natively with the same recipe as the plan
 // path: the method line of plan.txt (written by ./busload run --plan-out on this GPU) sets warm-up, sample target

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs the fleet for a GPU machine without Java (issue 11): one .carry/fleet.tar.xz holding a jlink runtime with the
+# Packs the fleet for a GPU machine without Java: one .carry/fleet.tar.xz holding a jlink runtime with the
 # modules the deploy units name (java.se for Hazelcast), and the bundle's agent.jar, coordinator.jar and the part of
 # the shared lib/ those two use, as the units start them. The device tool carries 64 MiB a call, so the libraries are
 # re-zipped without compression and the whole is xz-compressed once (61 MB of jars become about 38 MB); a jar's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs the membership simulator (issue 16) for a lent machine without Java, whose 16 cores hold the hundred-odd
+# Packs the membership simulator for a lent machine without Java, whose 16 cores hold the hundred-odd
 # member processes that the 2-core build machine never reached (docs/results/2026-11-24-scale/membership-run4.md):
 #   .carry/sim-jre.tar.xz    a jlink runtime: jdeps' modules, plus java.se (the fleet's --add-modules java.se, which
 #                            every member JVM gets too), jdk.management and jdk.net (Hazelcast's metrics and socket

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): the coalescing suite
-# through ./busload run (timed against issue 12's 60 s budget, with its CPU time) between two runs of the native
+# through ./busload run (timed against the suite's 60 s budget, with its CPU time) between two runs of the native
 # cross-check of every case on the same fatbin and the same sampling method (deploy/gpu/crosscheck.cu reads the
 # plan's method line), the per-kernel JCuda/native ratio, the mutants suite (every deliberately wrong kernel must
 # come out invalid), then the ncu counter pass (--profile). Everything lands under $OUT:
@@ -15,7 +15,7 @@
 #   ratios.md              Busload median, the mean of the two native medians, their drift, ratio, "within 1%";
 #                          ratios-before.md and ratios-after.md against each native run alone
 #   profile.md, ncu.csv    sectors/request and DRAM bytes beside the model, FLAG where they differ > 10%
-#   sampling.md            how each result was measured (issue 12): held/unheld/re-timed samples, stop reason, NVML
+#   sampling.md            how each result was measured: held/unheld/re-timed samples, stop reason, NVML
 #                          clocks and throttle reasons, throttled samples dropped, L2 verdict
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -60,8 +60,8 @@ native() { "$HARNESS" "$FATBIN" "$OUT/plan.txt" > "$OUT/$1.csv" 2> "$OUT/$1.err"
 timed "native harness (before)" native native-before
 echo "native harness (before): $(($(wc -l < "$OUT/native-before.csv") - 1)) rows"
 
-# 3. The suite, as a user runs it, against the budget, with the process's CPU time (issue 12: 243 s of CPU for
-#    80.8 s on an H100, in host-side fills and checks).
+# 3. The suite, as a user runs it, against the budget, with the process's CPU time (host-side fills
+#    and checks can take more CPU time than the run's elapsed time).
 TIMEFORMAT='busload run --suite coalescing: %R s elapsed, user %U s, sys %S s of CPU'
 start=$(date +%s.%N)
 { time ./busload run --suite coalescing --format csv > "$OUT/coalescing.csv" 2> "$OUT/coalescing.err" ; } 2> "$WORK/time.txt"
@@ -85,7 +85,7 @@ echo "against the native run after: $(tail -1 "$OUT/ratios-after.md")"
 "$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.Comparison "$OUT/coalescing.csv" "$OUT/native-before.csv" \
   "$OUT/native.csv" | tee "$OUT/ratios.md"
 
-# 5. Mutants (issue 12): each deliberately wrong kernel must fail its check on this GPU, and memcpy stay valid.
+# 5. Mutants: each deliberately wrong kernel must fail its check on this GPU, and memcpy stay valid.
 if [[ -z "${BUSLOAD_NO_MUTANTS:-}" ]]; then
   ./busload run --suite mutants --device cuda:0 --format csv > "$OUT/mutants.csv" 2> "$OUT/mutants.err"
   python3 - "$OUT/mutants.csv" <<'PY' | tee "$OUT/mutants.txt"

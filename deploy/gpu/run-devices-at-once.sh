@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on a lent machine with two or more GPUs (no Java there; carry .carry made by deploy/gpu/pack.sh): issue 14's
+# Runs on a lent machine with two or more GPUs (no Java there; carry .carry made by deploy/gpu/pack.sh): the
 # "every GPU at once" and its topology, as built on the CPU on 2026-11-24 and not yet run on GPUs. Under $OUT:
 #   machine.txt           date, commit, nvidia-smi, Java
 #   topology.txt          nvidia-smi topo -m (the escaped header the agent now strips) and nvidia-smi nvlink -s

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine (issue 11): the fleet with a GPU in it, in one call. Carry .carry (made by
+# Runs on the lent GPU machine: the fleet with a GPU in it, in one call. Carry .carry (made by
 # deploy/gpu/pack-fleet.sh). Steps, each logged under $OUT:
 #   1. the standalone `./busload run --suite coalescing --format csv` on the GPU (the reference);
 #   2. `./busload certs` for a coordinator and an agent, then both started as the systemd units start them
@@ -13,7 +13,7 @@
 # DEVICE=all is every GPU of the host (the CPU where there is none): the standalone reference runs them at once (one
 # worker each, --device all), the REST sweep names every device the agent brought, the schedule targets the agent's
 # label, and each device's results are compared with its own standalone results.
-# TRANSPORT picks how the agent reaches the coordinator (issue 16): default (the product's defaults, nothing set: the
+# TRANSPORT picks how the agent reaches the coordinator: default (the product's defaults, nothing set: the
 # coordinator serves its bridge on 7704 and the agent finds it from the cluster settings, as its certificate's name,
 # with mutual TLS), bridge (the same with the port and endpoint named: BUSLOAD_BRIDGE_PORT 7443, BUSLOAD_BRIDGE), or
 # cluster (BUSLOAD_TRANSPORT=cluster: the agent a Hazelcast member, the coordinator serving no bridge).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): issue 14's interconnect
+# Runs on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): the interconnect
 # suite (host <-> device by copy engine and by SM zero-copy, pinned and pageable, 4 KiB..1 GiB; the GPU pairs when
 # the host has more than one GPU) through ./busload run, bracketed by two runs of the native harness
 # (deploy/gpu/crosscheck.cu --interconnect) on the same fatbin, then the JCuda/native comparison. Under $OUT:
@@ -49,7 +49,7 @@ nvcc -O2 -arch=native -o "$HARNESS" deploy/gpu/crosscheck.cu -lcuda "${BLAS[@]}"
 GPUS=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 
 # 2. Native before the suite (device 0; its pairs when there are any), with the agent's sampling method on this GPU
-#    (issue 12: the method line of a plan the agent writes; the plan's cases are not used).
+#    (the method line of a plan the agent writes; the plan's cases are not used).
 ./busload run --suite stride --device cuda:0 --plan-out "$OUT/method-plan.txt" 2>&1 | tail -1
 "$HARNESS" --interconnect "$FATBIN" "$OUT/method-plan.txt" 0 ${BYTES//,/ } > "$OUT/native-before.csv" 2> "$OUT/native-before.err"
 echo "native harness (before): exit $?, $(($(wc -l < "$OUT/native-before.csv") - 1)) rows"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): shows that each result
+# How each result was measured, on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): shows that each result
 # carries how it was measured, read on a real GPU. Everything lands under $OUT:
 #   machine.txt              nvidia-smi, driver, Java
 #   stride.csv/.json/.err    the stride suite at its default size: NVML clocks after every sample, held samples

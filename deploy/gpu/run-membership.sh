@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the lent machine (issue 16, section 1: the membership curve past 100 members): `simulate membership` from
+# Runs on the lent machine (the membership curve past 100 members): `simulate membership` from
 # the carried runtime, within one call of the device tool. Carry .carry/sim-jre.tar.xz and .carry/simulator.tar.xz
 # (made by deploy/gpu/pack-simulator.sh). Member JVMs are started by the simulator with its own java.home, so they
 # run on the same carried runtime; no `java` on PATH is needed or used.

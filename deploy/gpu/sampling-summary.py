@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""How each result of a Busload results CSV was measured (issue 12), from its typed columns: per result the status,
+"""How each result of a Busload results CSV was measured, from its typed columns: per result the status,
 held/unheld/re-timed samples, stop reason, NVML clocks and throttle reasons, samples dropped while throttled, and the
 L2 verdict; then the totals. Exit 1 when a GPU result's clocks were not read (NVML must answer on a GPU host), or when
-the file has no sampling columns (an agent from before issue 12).
+the file has no sampling columns (its agent did not record how results were measured).
 
 usage: sampling-summary.py RESULTS.csv
 """
@@ -14,7 +14,7 @@ def main(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows or "stopReason" not in rows[0]:
-        print(f"{path}: no sampling columns (written before issue 12?)")
+        print(f"{path}: no sampling columns (written by an agent that records no sampling?)")
         return 1
     totals = {"results": 0, "timed": 0, "held": 0, "unheld": 0, "retimed": 0, "dropped": 0, "tooFew": 0,
               "cacheResident": 0, "cacheStudy": 0, "clocksRead": 0, "clocksNotRead": 0}

@@ -16,13 +16,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11, "a lean bundle": one copy of each library, only the Linux x86-64 PostgreSQL binaries, and a thin
+ * One copy of each library, only the Linux x86-64 PostgreSQL binaries, and a thin
  * dashboard jar whose manifest names libraries that are really in lib/ (a missing one would only show when a lab
  * starts the dashboard).
  */
 class BundleIT {
   static final Path BUNDLE = Path.of(System.getProperty("busload.bundle", "target/bundle"));
-  /** The bundle before issue 11 (deploy/target/bundle at b6dcff6, du -sb): the target is at most half of it. */
+  /** A bundle with a copy of each library per jar (deploy/target/bundle at b6dcff6, du -sb): the lean one is at most half of it. */
   static final long BYTES_BEFORE_LEAN = 191_634_911L;
   static final Pattern VERSIONED_JAR = Pattern.compile("(.+?)-(\\d[^-]*(?:-[A-Za-z0-9.]+)*)\\.jar");
 

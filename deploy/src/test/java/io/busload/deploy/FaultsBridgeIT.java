@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Issue 16, the fault tests with the agent outside the cluster: all five of {@link FaultsIT} (the coordinator kill
+ * The fault tests with the agent outside the cluster: all five of {@link FaultsIT} (the coordinator kill
  * and the 60 s network cut of {@link KillAndCutFaults}, the agent kill, the leader kill with two coordinators, the
  * PostgreSQL restart), the agent holding one mutual-TLS connection to a coordinator's event-bus bridge
  * ({@code BUSLOAD_BRIDGE}), certificates from the real {@code ./busload certs} (the agent's issued under its agent

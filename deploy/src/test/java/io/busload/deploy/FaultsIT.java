@@ -15,11 +15,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, fault tests: real coordinator and agent processes from the bundle, a CPU sweep as the workload, one
+ * Real coordinator and agent processes from the bundle, a CPU sweep as the workload, one
  * fault injected mid-sweep. Each test prints one line with its counts (also appended to
  * {@code target/faults/summary.txt}); each demands zero results lost, zero duplicated and zero processes crashed.
- * Five faults on plain TCP, with the agent a cluster member ({@code BUSLOAD_TRANSPORT=cluster}, the transport before
- * issue 16): the coordinator kill and the network cut of {@link KillAndCutFaults} (which
+ * Five faults on plain TCP, with the agent a cluster member ({@code BUSLOAD_TRANSPORT=cluster}, still
+ * served): the coordinator kill and the network cut of {@link KillAndCutFaults} (which
  * {@link FaultsTlsIT} runs again with TLS), an agent kill, a leader kill with two coordinators, a PostgreSQL restart.
  * {@link FaultsBridgeIT} runs all five again with the agent outside the cluster, on the coordinators' bridge.
  *

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Issue 6, fault tests with the event bus on TLS and the agent a cluster member: {@link KillAndCutFaults}' coordinator
+ * Fault tests with the event bus on TLS and the agent a cluster member: {@link KillAndCutFaults}' coordinator
  * kill and 60 s network cut,
  * with every process given its directory from the real {@code ./busload certs} through {@code BUSLOAD_TLS_DIR}, as
  * {@link TlsFleetIT} and the units do (certificates issued for the addresses the processes use: loopback, or the

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 2, "done when": one real measurement flows from an agent (CPU backend), over the clustered event bus,
+ * One real measurement flows from an agent (CPU backend), over the clustered event bus,
  * into the coordinator's store, back out as CSV, and onto the live chart of a real headless Chromium.
  */
 class FleetEndToEndIT {
@@ -156,7 +156,7 @@ class FleetEndToEndIT {
     assertThat(response.body()).contains("nope");
   }
 
-  /** Issue 6: the bundle's coordinator refuses a write without the fleet's token and keeps tokens out of its log. */
+  /** The bundle's coordinator refuses a write without the fleet's token and keeps tokens out of its log. */
   @Test
   void sweep_withoutOrWithWrongToken_is401NamingAuthorizationAndNotLogged() throws Exception {
     awaitHttp(fleet.coordinatorUrl() + "/api/agents", "coordinator");

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 
 /**
- * What the fault tests on the bundle's processes share (issue 6; one place since issue 15): the test's fleet and
+ * What the fault tests on the bundle's processes share, written once: the test's fleet and
  * what else it started (network namespaces, a PostgreSQL), stopped after each test, the fleet first; the slow sweep
  * faults land in; reading the store back through the REST API; waiting, with the processes' logs when a wait fails;
  * and the one summary line each fault prints.

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two fault tests that run once per event-bus transport (issue 15: they were copied): a kill -9 of the
+ * The two fault tests that run once per event-bus transport (they were copied): a kill -9 of the
  * coordinator mid-sweep, and a 60 s network cut between two network namespaces. {@link FaultsIT} runs them on plain
  * TCP, {@link FaultsTlsIT} with every process given its directory from the real {@code ./busload certs}, and
- * {@link FaultsBridgeIT} with the agent outside the cluster, through the coordinator's bridge (issue 16). Each demands
+ * {@link FaultsBridgeIT} with the agent outside the cluster, through the coordinator's bridge. Each demands
  * zero results lost, zero duplicated and zero processes crashed, and prints one summary line.
  */
 abstract class KillAndCutFaults extends FleetFaults {

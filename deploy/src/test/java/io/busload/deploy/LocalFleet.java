@@ -30,7 +30,7 @@ final class LocalFleet implements AutoCloseable {
   final int clusterPort = freeRange();
   final int coordinatorPort = freePort();
   final int dashboardPort = freePort();
-  /** The coordinator's agent bridge (issue 16), which agents find through the members, as {@code ./busload up}'s do. */
+  /** The coordinator's agent bridge, which agents find through the members, as {@code ./busload up}'s do. */
   final int bridgePort = freePort();
   final String agentId = "e2e-agent-" + UUID.randomUUID().toString().substring(0, 8);
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -74,7 +74,7 @@ final class LocalFleet implements AutoCloseable {
   }
 
   /**
-   * A coordinator under its own name, data directory and REST port (two coordinators on one store, issue 6),
+   * A coordinator under its own name, data directory and REST port (two coordinators on one store),
    * started through {@code prefix} (for example {@code ip netns exec NS}); {@code env} overrides the cluster
    * settings and names the database ({@code BUSLOAD_DB_URL}).
    */

@@ -39,7 +39,7 @@ final class NetnsPair implements AutoCloseable {
 
   /**
    * Why namespaces cannot be made here (not root, no iproute2), or empty when they can: the one precondition check
-   * of every test that needs them (issue 15). A test that cannot run fails here with the reason, because a skipped
+   * of every test that needs them. A test that cannot run fails here with the reason, because a skipped
    * fault test reads as a passed one in a green build; only {@code BUSLOAD_SKIP_NETNS=1} turns that into a returned
    * reason, with which the caller skips, and {@code ./busload test} then prints what it skipped and why.
    */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11, "./busload push is tested end to end": the real CPU measurement of {@code ./busload run} (JSON and CSV)
+ * The real CPU measurement of {@code ./busload run} (JSON and CSV)
  * pushed with {@code ./busload push} from the built bundle to a coordinator started from the same bundle (embedded
  * PostgreSQL, REST over loopback), then every bad input: the coordinator down, a wrong token, a truncated file, a
  * file in another format, a result whose id is stored with other contents, a bad row; after each, nothing more is

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Issue 11, point 4: the dashboard on real measurements. The H100 and H200 fleet runs committed under docs/results
+ * The dashboard on real measurements. The H100 and H200 fleet runs committed under docs/results
  * are pushed ({@code ./busload push}) into a fleet started from the bundle, and every view is drawn from them and
  * photographed for the README. Runs only when asked, because it writes into the repository:
  * {@code ./busload mvn -pl deploy verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false

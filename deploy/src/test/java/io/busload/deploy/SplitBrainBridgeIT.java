@@ -3,7 +3,7 @@ package io.busload.deploy;
 import java.util.Map;
 
 /**
- * Issue 16: {@link SplitBrainIT}'s split with both agents outside the cluster. Each agent holds a connection to the
+ * {@link SplitBrainIT}'s split with both agents outside the cluster. Each agent holds a connection to the
  * bridge of its own half's coordinator (the other coordinator's bridge is its second choice), so the split divides
  * only the coordinators; after the heal the agent of the half that merged must measure again, its results reaching
  * the one leader through the relays of the coordinator it is connected to. Plain WebSockets between the namespaces,

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, a real split brain between two coordinators on one PostgreSQL. Site "a" holds coordinator A and CPU agent
+ * A real split brain between two coordinators on one PostgreSQL. Site "a" holds coordinator A and CPU agent
  * A, site "b" coordinator B and CPU agent B, the hub the shared PostgreSQL ({@link SplitNet}). One cluster of all
  * four, A the oldest and so the leader; then a and b lose each other (both still reach the database) for longer
  * than Hazelcast's 10 s heartbeat limit, so each half has its own leader, and a schedule targeting all devices
@@ -276,7 +276,7 @@ class SplitBrainIT extends FleetFaults {
 
   /**
    * An agent's extra environment: its own half's coordinator first, then the other's. Here the agents join the
-   * cluster (the transport before issue 16's bridge, still served) and find it through the members.
+   * cluster ({@code BUSLOAD_TRANSPORT=cluster}, still served) and find it through the members.
    */
   Map<String, String> agentEnv(String ownIp, int ownBridge, String otherIp, int otherBridge) {
     return Map.of("BUSLOAD_TRANSPORT", "cluster");

@@ -9,7 +9,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Three network namespaces for a split brain (issue 6): a hub holding a Linux bridge, and two sites "a" and "b",
+ * Three network namespaces for a split brain: a hub holding a Linux bridge, and two sites "a" and "b",
  * each joined to the bridge by a veth pair, all on one private /24 that exists only inside these namespaces (the
  * machine's own interfaces, routes and firewall are never touched). The hub holds the shared PostgreSQL. The split
  * is a blackhole route to the other site inside each site, so a and b cannot reach each other while both still

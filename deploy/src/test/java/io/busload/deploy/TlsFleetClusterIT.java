@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@link TlsFleetIT} with the agents as cluster members ({@code BUSLOAD_TRANSPORT=cluster}, the transport before
- * issue 16) and the coordinator serving no bridge: the event bus's own TLS keeps the stranger out, and its hellos go
+ * {@link TlsFleetIT} with the agents as cluster members ({@code BUSLOAD_TRANSPORT=cluster}, still
+ * served) and the coordinator serving no bridge: the event bus's own TLS keeps the stranger out, and its hellos go
  * unanswered.
  */
 class TlsFleetClusterIT extends TlsFleetIT {

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Issue 6, Security, on real processes from the bundle: certificates from the real {@code ./busload certs},
+ * The event bus's security on real processes from the bundle: certificates from the real {@code ./busload certs},
  * handed over as the units hand them ({@code BUSLOAD_TLS_DIR}). A coordinator and an agent of the fleet measure a
  * sweep over TLS; an agent holding another fleet's certificate runs beside them the whole time and never gets in.
- * Here the agents take the default way in (issue 16): the coordinator's bridge, found through the cluster's members,
+ * Here the agents take the default way in: the coordinator's bridge, found through the cluster's members,
  * each agent under its certificate's name. {@link TlsFleetClusterIT} runs the same with the agents as members.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -3,7 +3,7 @@
 # modules the deploy units name (java.se for Hazelcast), and the bundle's agent.jar, coordinator.jar and the part of
 # the shared lib/ those two use, as the units start them. The device tool carries 64 MiB a call, so the libraries are
 # re-zipped without compression and the whole is xz-compressed once (61 MB of jars become about 38 MB); a jar's
-# entries are unchanged, so the class path reads them as before. The dashboard stays here: its views are drawn from
+# entries are unchanged, so the class path reads them unchanged. The dashboard stays here: its views are drawn from
 # results pushed back into a local fleet (./busload push).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"

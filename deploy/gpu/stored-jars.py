@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Copies jars with every entry stored (uncompressed): the device tool carries 64 MiB a call, and xz over stored jars
 packs far smaller than over deflated ones (61 MB of jars became about 38 MB). Entries are unchanged, so the class path
-and jar signatures read them as before. Usage: stored-jars.py DEST_DIR JAR..."""
+and jar signatures read them unchanged. Usage: stored-jars.py DEST_DIR JAR..."""
 import os
 import sys
 import zipfile

@@ -126,7 +126,7 @@ class JsonCodecTest {
   @Test
   void kernelResult_notProfiled_countersNull() {
     assertThat(result(true).counters()).isNull();
-    assertThat(new String(JsonCodec.toJson(result(true)))).as("left out, as before counters existed")
+    assertThat(new String(JsonCodec.toJson(result(true)))).as("left out when the result has no counters")
         .doesNotContain("counters");
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The topology travels with the device in JSON, and a device without one reads and writes as before. */
+/** The topology travels with the device in JSON, and a device without one reads and writes without a topology key. */
 class TopologyTest {
   private static final DeviceInfo GPU = new DeviceInfo("lab/cuda:0", DeviceInfo.CUDA, "NVIDIA H200", "GPU-0", "9.0",
       132, 60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.9e12, "13.0");

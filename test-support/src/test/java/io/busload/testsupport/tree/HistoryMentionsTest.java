@@ -88,12 +88,35 @@ class HistoryMentionsTest {
     write("coordinator/target/classes/X.java", mention);
     write("dashboard/node_modules/x/index.js", mention);
     write(".tools/maven/README", mention);
+    write("dashboard/src/main/frontend/generated/jar-resources/Flow.js", "// " + mention);
     write("docs/design/ok.md", "nothing to report\n");
 
     assertThat(findings()).isEmpty();
     // The same text in a file that is checked is found, so the exclusions above are what kept it out.
     write("coordinator/src/main/resources/db/other.sql", "-- " + mention);
     assertThat(findings()).containsExactly("coordinator/src/main/resources/db/other.sql:1: -- " + mention.strip());
+  }
+
+  @Test
+  void scan_kernelSourceAsTheKeptFatbinWasBuiltFrom_notListedUntilItChanges() throws IOException {
+    checkout();
+    String source = "// Copy families (" + ISSUE + " 3): offset copy\n__global__ void k() {}\n";
+    write("kernels/src/main/cuda/copy.cu", source);
+    String sha = java.util.HexFormat.of().formatHex(sha256(source));
+    write("kernels/src/main/fatbin/busload.fatbin.inputs", "# what it was built from\nsource copy.cu " + sha + "\n");
+
+    assertThat(findings()).isEmpty();
+    // Any edit ends the exemption: the fatbin has to be kept again anyway, and the mention goes with it.
+    write("kernels/src/main/cuda/copy.cu", source + "// a new kernel\n");
+    assertThat(findings()).containsExactly("kernels/src/main/cuda/copy.cu:1: // Copy families (" + ISSUE + " 3): offset copy");
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

@@ -11,13 +11,15 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The files of a checkout that a person reads: everything under the root except build output and fetched tools
- * ({@code target}, {@code node_modules}, {@code .tools}, {@code .busload}, {@code .carry}, {@code .git}) and files
- * that are not text. Walked rather than asked of git, so that a file not yet added is checked too and the checks
- * run in a copy without {@code .git}.
+ * The files of a checkout that a person reads: what git tracks, and what it would track (new files not yet added),
+ * that is text. Where git cannot answer (a copy without {@code .git}), the folders are walked instead, leaving out
+ * build output, fetched tools and generated code ({@link #SKIPPED_FOLDERS}, {@link #GENERATED}), as the
+ * repository's {@code .gitignore} does.
  */
 final class SourceTree {
   static final Set<String> SKIPPED_FOLDERS = Set.of("target", "node_modules", ".tools", ".busload", ".carry", ".git");
+  /** Vaadin's generated frontend: ignored by git, and written by the build, not by a person. */
+  static final String GENERATED = "dashboard/src/main/frontend/generated/";
 
   private SourceTree() {}
 
@@ -38,17 +40,56 @@ final class SourceTree {
 
   /** Every text file under {@code root}, as paths relative to it with '/' separators, sorted. */
   static List<String> textFiles(Path root) {
+    List<String> listed = gitFiles(root);
     List<String> files = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(root)) {
-      walk.filter(p -> !skipped(root, p))
-          .filter(Files::isRegularFile)
-          .filter(SourceTree::isText)
-          .forEach(p -> files.add(root.relativize(p).toString().replace('\\', '/')));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    if (listed != null) {
+      for (String f : listed) {
+        Path p = root.resolve(f);
+        if (Files.isRegularFile(p) && isText(p)) {
+          files.add(f);
+        }
+      }
+    } else {
+      try (Stream<Path> walk = Files.walk(root)) {
+        walk.filter(p -> !skipped(root, p))
+            .filter(Files::isRegularFile)
+            .filter(SourceTree::isText)
+            .map(p -> root.relativize(p).toString().replace('\\', '/'))
+            .filter(f -> !f.startsWith(GENERATED))
+            .forEach(files::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
     files.sort(null);
     return files;
+  }
+
+  /** Tracked and untracked-but-not-ignored files, or null where {@code root} is not a git work tree. */
+  static List<String> gitFiles(Path root) {
+    if (!Files.exists(root.resolve(".git"))) {
+      return null;
+    }
+    try {
+      Process git = new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+          .directory(root.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (git.waitFor() != 0) {
+        return null;
+      }
+      List<String> files = new ArrayList<>();
+      for (String f : out.split("\0")) {
+        if (!f.isEmpty()) {
+          files.add(f);
+        }
+      }
+      return files;
+    } catch (IOException e) {
+      return null; // no git on this machine: walk instead
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing files with git", e);
+    }
   }
 
   private static boolean skipped(Path root, Path p) {

@@ -31,7 +31,7 @@ public record Side(String label, List<Double> values, Setting setting, String un
       return unusable(label, setting, "is invalid: " + (problem == null ? "its output check failed" : problem));
     }
     if (sampleSeconds.isEmpty()) {
-      return unusable(label, setting, "holds no raw samples (a CSV written before the sampleSeconds column)");
+      return unusable(label, setting, "holds no raw samples (a CSV without the sampleSeconds column)");
     }
     if (bytes <= 0) {
       return unusable(label, setting, "counts no bytes moved, so it has no bandwidth");

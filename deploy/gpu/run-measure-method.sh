@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# How each result was measured, on the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): shows that each result
-# carries how it was measured, read on a real GPU. Everything lands under $OUT:
+# On the lent GPU machine (no Java there; carry .carry made by deploy/gpu/pack.sh): shows that each result carries
+# how it was measured, read on a real GPU. Everything lands under $OUT:
 #   machine.txt              nvidia-smi, driver, Java
 #   stride.csv/.json/.err    the stride suite at its default size: NVML clocks after every sample, held samples
 #   small.csv, small.err     size=1048576: under 4 x L2 (cache-resident) and batches of > 512 launches (unheld)

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
  */
 class BundleIT {
   static final Path BUNDLE = Path.of(System.getProperty("busload.bundle", "target/bundle"));
-  /** A bundle with a copy of each library per jar (deploy/target/bundle at b6dcff6, du -sb): the lean one is at most half of it. */
+  /**
+   * A bundle with a copy of each library per jar (deploy/target/bundle at b6dcff6, du -sb): the lean one is at most
+   * half of it.
+   */
   static final long BYTES_BEFORE_LEAN = 191_634_911L;
   static final Pattern VERSIONED_JAR = Pattern.compile("(.+?)-(\\d[^-]*(?:-[A-Za-z0-9.]+)*)\\.jar");
 

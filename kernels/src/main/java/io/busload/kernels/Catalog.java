@@ -11,7 +11,8 @@ import java.util.TreeSet;
 /**
  * Every suite and its kernels, as data. Families register through
  * {@code META-INF/services/io.busload.kernels.Family} (one line each, so engineers adding families never edit
- * this class). Suites: {@code coalescing} (every family), one per family ({@code stride}, the first, of the strided copy), each
+ * this class). Suites: {@code coalescing} (every family), one per family ({@code stride}, the first, of the strided
+ * copy), each
  * starting with the memcpy ceiling so every result can be set against it.
  */
 public final class Catalog {

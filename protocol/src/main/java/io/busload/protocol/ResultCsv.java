@@ -50,7 +50,8 @@ public final class ResultCsv {
       "workingSetBytes", "othersBusy");
   /**
    * Columns a reader may go without: the sample count and the fingerprint (both derived, checked when present), the
-   * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written by agents that did not record how a result was measured).
+   * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written by agents that did not
+   * record how a result was measured).
    */
   public static final List<String> OPTIONAL = optional();
 

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeoutException;
  * One test's cluster on loopback: a unique cluster name (members of other tests and other runs form clusters of
  * their own) and a Hazelcast port that was free, plain TCP. Members that join through it, and whatever else a test
  * hands it, are closed by {@link #close()}, the last first, so a test that failed halfway leaves nothing running.
- * Several clustered Vert.x instances in one JVM form in about 3 to 4 s this way (docs/design/invariants.md#cluster-settings).
+ * Several clustered Vert.x instances in one JVM form in about 3 to 4 s this way
+ * (docs/design/invariants.md#cluster-settings).
  */
 public final class LoopbackCluster implements AutoCloseable {
   /** How long a member may take to join: Hazelcast's join on a busy 2-core machine. */

@@ -1,5 +1,6 @@
 /**
- * Fixtures the tests of several modules share, so that each is written once: a cluster on loopback that closes what joined it,
+ * Fixtures the tests of several modules share, so that each is written once: a cluster on loopback that closes what
+ * joined it,
  * certificates from the real {@code ./busload certs}, free ports, what a class logs. It exists so that a fixture is written once and
  * fixed once, as Vert.x and Hazelcast keep theirs in testsuite artifacts; modules depend on it with test scope only,
  * so nothing here reaches a bundle.

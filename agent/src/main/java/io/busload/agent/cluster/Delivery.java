@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Delivers one run's messages to the coordinator in order, each retried with exponential backoff until the
  * coordinator acks it: a coordinator that is down or restarting delays results, never loses them
- * (a plain send to a gone member is silently dropped: docs/design/invariants.md#delivery). Used on the verticle's context only.
+ * (a plain send to a gone member is silently dropped: docs/design/invariants.md#delivery). Used on the verticle's
+ * context only.
  *
  * <p>Nothing is sent while no coordinator is reachable ({@link FleetLink#coordinatorPresent}). On the cluster, that
  * means no member says it is a coordinator: such a cluster is

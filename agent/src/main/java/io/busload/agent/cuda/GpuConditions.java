@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Clocks, temperature, throttle reasons and other compute processes of one GPU from {@code nvidia-smi}, recorded
- * before and after each case (method): a throttling or shared GPU is flagged in the result.
+ * before and after each case (the result's method): a throttling or shared GPU is flagged in the result.
  */
 final class GpuConditions {
   static final String QUERY_GPU = "--query-gpu=clocks.sm,clocks.mem,temperature.gpu,clocks_throttle_reasons.active";
@@ -24,7 +24,8 @@ final class GpuConditions {
     List<String> state;
     List<String> apps;
     try {
-      // Both at once: each nvidia-smi call pays the driver query's latency, four of them a case (90 s).
+      // Both at once: each nvidia-smi call pays the driver query's latency, and four of them a case would eat into
+      // the suite's 90 s budget.
       var appsLater = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
         try {
           return run("nvidia-smi", QUERY_APPS, "--format=csv,noheader,nounits", "-i", gpu);

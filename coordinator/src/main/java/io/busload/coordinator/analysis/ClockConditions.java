@@ -6,7 +6,8 @@ import io.busload.protocol.KernelResult;
 
 /**
  * A result's {@link Conditions} for the verdicts, from its typed clocks (a result says how it was measured
- * in typed fields, never in prose a printer did not compute). Only a result whose agent reported no typed clocks has none;
+ * in typed fields, never in prose a printer did not compute). Only a result whose agent reported no typed clocks has
+ * none;
  * for it, and only for it, the clocks are read back out of its method sentence ({@link Conditions#fromMethod}).
  */
 public final class ClockConditions {

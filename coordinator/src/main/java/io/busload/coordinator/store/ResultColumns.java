@@ -22,7 +22,8 @@ import java.util.UUID;
  * A batch of results as one array per column of {@link #INSERT}, filled row by row, for {@link
  * ResultStore#insertIncoming}. At 20,000 results/s: numbers go as primitive arrays, which PgJDBC sends in
  * binary, so neither side formats or parses them as text; every result's samples go in one array, sliced per row by
- * the server; the JSON goes as bytes, not re-encoded (compressed). Kept apart from the statement's execution so that each method
+ * the server; the JSON goes as bytes, not re-encoded (compressed). Kept apart from the statement's execution so that
+ * each method
  * stays small: one long method doing both was compiled by C2 over and over (13 times, 5 s of compiler time in a 10 s
  * ingest on two cores).
  */

@@ -35,7 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The verdicts' REST resources (docs/contract.md) and {@code busload compare --coordinator}, over real HTTP and a real PostgreSQL. */
+/**
+ * The verdicts' REST resources (docs/contract.md) and {@code busload compare --coordinator}, over real HTTP and a
+ * real PostgreSQL.
+ */
 class VerdictApiTest {
   private static final Instant T = Instant.parse("2026-11-01T00:00:00Z");
   private static final String STRIDE_4 = "elements%3D1024%3Bstride%3D4";
@@ -248,7 +251,8 @@ class VerdictApiTest {
   }
 
   /**
-   * {@code r} as an agent reports it with typed clocks: its clocks read during sampling at {@code smMHz} (memory 2619 MHz), while
+   * {@code r} as an agent reports it with typed clocks: its clocks read during sampling at {@code smMHz} (memory 2619
+   * MHz), while
    * its sentence, as {@link #result} words it, still says 1980 MHz.
    */
   private static KernelResult typedClocks(KernelResult r, int smMHz) {

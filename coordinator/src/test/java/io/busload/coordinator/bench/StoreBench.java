@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The store's speed figures (20,000 results/s wanted), measured and printed by one run (a main class, not a timed test).
+ * The store's speed figures (20,000 results/s wanted), measured and printed by one run (a main class, not a timed
+ * test).
  *
  * <p>Run it with {@code ./busload mvn -q -pl coordinator test-compile exec:exec@store-bench}; arguments through
  * {@code -Dbench.args="200000 1000000 4000 10"}: results timed, results stored before the ingest, requests the agent

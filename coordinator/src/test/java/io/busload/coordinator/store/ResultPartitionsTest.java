@@ -17,7 +17,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The results table's partitions on a real PostgreSQL: V8 converts a store that holds results (schema V6, one table, JSON as text,
+ * The results table's partitions on a real PostgreSQL: V8 converts a store that holds results (schema V6, one table,
+ * JSON as text,
  * then V7's status and sampling columns) into monthly partitions without losing a row, a field, a counter or a V7
  * column, constraint or index; new months get their partitions as results of
  * them arrive; a redelivered result is still stored once; stored JSON is compressed and comes back byte for byte.

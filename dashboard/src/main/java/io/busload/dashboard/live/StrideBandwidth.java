@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * JSON.
  *
  * <p>Results carry bytes per second (SI, STYLE.md habit 4); GB/s exists only here, for people. A result
- * without a bandwidth (its output check failed) is never charted as a speed (docs/design/invariants.md#invalid-results). The
+ * without a bandwidth (its output check failed) is never charted as a speed
+ * (docs/design/invariants.md#invalid-results). The
  * chart follows the newest sweep: a result of a newer sweep than the one shown starts the chart afresh.
  */
 public final class StrideBandwidth {

@@ -2,7 +2,10 @@ package io.busload.simulator.fleet;
 
 import java.io.PrintStream;
 
-/** A fleet run's figures against the fleet's targets (stated in each section's title), with the command that reproduces them. */
+/**
+ * A fleet run's figures against the fleet's targets (stated in each section's title), with the command that
+ * reproduces them.
+ */
 public record FleetReport(String command, String startedAt, FleetRun.Options options, FleetRun.Figures figures) {
 
   /** Markdown, one section per phase; each target is stated beside what was measured. */

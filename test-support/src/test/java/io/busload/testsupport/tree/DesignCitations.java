@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Whether every citation of a design reason (a markdown file under docs/design/, then '#' and an anchor) leads
- * somewhere: the file exists and declares that anchor ({@code <a id="anchor"></a>}, which no heading edit renames). Code cites the reasons
+ * somewhere: the file exists and declares that anchor ({@code <a id="anchor"></a>}, which no heading edit renames).
+ * Code cites the reasons
  * it keeps by that path; a citation that leads nowhere is as bad as one to a file outside the repository.
  */
 final class DesignCitations {

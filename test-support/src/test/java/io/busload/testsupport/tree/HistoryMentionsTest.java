@@ -3,8 +3,12 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -14,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HistoryMentionsTest {
   /** Built from parts so that this file itself holds no instance of what it plants. */
   private static final String ISSUE = "iss" + "ue";
+  private static final String CAPITAL = "I" + ISSUE.substring(1);
   private static final String ARCH = "ARCHITECTURE" + ".md";
   private static final String SHARED = ".." + "/shared";
 
@@ -39,7 +44,7 @@ class HistoryMentionsTest {
   void scan_plantedMentions_eachListedWithFileAndLine() throws IOException {
     checkout();
     write("agent/src/main/java/A.java", "class A {\n  // kept apart (" + ISSUE + " 12): why\n}\n");
-    write("docs/design/x.md", "# X\n\nSince " + ISSUE.toUpperCase().charAt(0) + ISSUE.substring(1) + "s 12/13 it holds.\n");
+    write("docs/design/x.md", "# X\n\nSince " + CAPITAL + "s 12/13 it holds.\n");
     write("protocol/src/main/java/B.java", "/** Fast split detection (" + ARCH + "). */\nclass B {}\n");
     write("deploy/README.md", "See " + SHARED + "/STYLE.md.\n");
     write(".ci/run", "# " + ISSUE + " #15: nvcc hidden\n");
@@ -48,7 +53,7 @@ class HistoryMentionsTest {
         ".ci/run:1: # " + ISSUE + " #15: nvcc hidden",
         "agent/src/main/java/A.java:2: // kept apart (" + ISSUE + " 12): why",
         "deploy/README.md:1: See " + SHARED + "/STYLE.md.",
-        "docs/design/x.md:3: Since I" + ISSUE.substring(1) + "s 12/13 it holds.",
+        "docs/design/x.md:3: Since " + CAPITAL + "s 12/13 it holds.",
         "protocol/src/main/java/B.java:1: /** Fast split detection (" + ARCH + "). */");
   }
 
@@ -61,7 +66,7 @@ class HistoryMentionsTest {
           @DisplayName("stored before %s 12") @Test void named() {}
           void check() { assertThat(1).as("port, %s 16").isEqualTo(1); }
         }
-        """.formatted("I" + ISSUE.substring(1), ISSUE, ISSUE));
+        """.formatted(CAPITAL, ISSUE, ISSUE));
 
     assertThat(findings()).extracting(f -> f.substring(0, f.indexOf(": ")))
         .containsExactly("coordinator/src/test/java/T.java:2", "coordinator/src/test/java/T.java:3",
@@ -102,19 +107,20 @@ class HistoryMentionsTest {
     checkout();
     String source = "// Copy families (" + ISSUE + " 3): offset copy\n__global__ void k() {}\n";
     write("kernels/src/main/cuda/copy.cu", source);
-    String sha = java.util.HexFormat.of().formatHex(sha256(source));
+    String sha = HexFormat.of().formatHex(sha256(source));
     write("kernels/src/main/fatbin/busload.fatbin.inputs", "# what it was built from\nsource copy.cu " + sha + "\n");
 
     assertThat(findings()).isEmpty();
     // Any edit ends the exemption: the fatbin has to be kept again anyway, and the mention goes with it.
     write("kernels/src/main/cuda/copy.cu", source + "// a new kernel\n");
-    assertThat(findings()).containsExactly("kernels/src/main/cuda/copy.cu:1: // Copy families (" + ISSUE + " 3): offset copy");
+    assertThat(findings())
+        .containsExactly("kernels/src/main/cuda/copy.cu:1: // Copy families (" + ISSUE + " 3): offset copy");
   }
 
   private static byte[] sha256(String text) {
     try {
-      return java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    } catch (java.security.NoSuchAlgorithmException e) {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }

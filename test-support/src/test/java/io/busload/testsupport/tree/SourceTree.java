@@ -23,7 +23,7 @@ final class SourceTree {
 
   private SourceTree() {}
 
-  /** The repository root: the nearest folder at or above {@code start} holding both {@code pom.xml} and {@code busload}. */
+  /** The repository root: the nearest folder at or above {@code start} holding {@code pom.xml} and {@code busload}. */
   static Path root(Path start) {
     for (Path p = start.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
       if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isRegularFile(p.resolve("busload"))) {

@@ -181,7 +181,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       // Every coordinator serves the bridge, leading or not: its relays reach the leader's intake through the cluster.
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
-        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls());
+        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals);
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
             .onSuccess(port -> bridgePort = port);
       }

@@ -46,6 +46,11 @@ public final class Refusals {
    * {@code reason} label of {@code busload_agent_refused_total}.
    */
   public enum Trespass {
+    /**
+     * On the bridge: a message whose agentId is not the connection's certificate name, or a register of another
+     * agent's runs address.
+     */
+    NOT_ITS_NAME,
     /** A hello listed a device that another agent owns; the owner keeps it. */
     DEVICE_OWNED,
     /** A status for a run the coordinator did not assign to this agent on that device. */
@@ -88,7 +93,8 @@ public final class Refusals {
     counters.computeIfAbsent(key, k -> Counter.builder("busload_messages_refused")
         .description("event-bus messages refused or dropped by the coordinator, by address and reason")
         .tag("address", address).tag("reason", reason.label()).register(registry)).increment();
-    logged.count(key, n -> LOG.warn("refused {} message(s) on {} ({}), latest: {}", n, address, reason.label(), detail));
+    logged.count(key, n -> LOG.warn("refused {} message(s) on {} ({}), latest: {}", n, address, reason.label(),
+        printable(detail)));
   }
 
   /**

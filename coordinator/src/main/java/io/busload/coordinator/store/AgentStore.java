@@ -29,10 +29,13 @@ public final class AgentStore {
 
   /**
    * Remembers an agent and the devices of its hello that are its own, in one transaction, and returns the ids of
-   * those it listed that another agent owns. A device belongs to the first agent that names it and stays with it:
-   * device ids are {@code host/cuda:N}, not the agent's name, so nothing else could tell which agent may speak for
-   * one, and the agent id is the name its certificate proves on the bridge. Binding to that name rather than to
-   * the certificate's key lets a renewed certificate keep its devices.
+   * those it listed that another agent owns.
+   *
+   * <p>Device ids are {@code host/cuda:N}, and an agent's id is its host name unless {@code BUSLOAD_AGENT_ID} says
+   * otherwise (on the bridge it is its certificate's name, which {@code ./busload up} issues to the host name). So a
+   * device whose id is in the agent's namespace ({@code <agentId>/...}) is that agent's, taken back from any agent
+   * that listed it first. Any other device belongs to the first agent that lists it and stays with it. Both bind to
+   * the agent's name, not to its certificate's key, so a renewed certificate keeps its devices.
    */
   public List<String> saveAgent(AgentHello hello, Instant seenAt) {
     return db.inTransaction(c -> {
@@ -52,7 +55,7 @@ public final class AgentStore {
       }
       List<String> others = new ArrayList<>();
       for (DeviceInfo device : hello.devices()) {
-        if (!saveDevice(c, hello.agentId(), device, seenAt)) {
+        if (!saveDevice(c, hello.agentId(), device, seenAt, inNamespace(hello.agentId(), device.id()))) {
           others.add(device.id());
         }
       }
@@ -60,15 +63,24 @@ public final class AgentStore {
     });
   }
 
-  /** Stores the device as {@code agentId}'s; false, and nothing changed, where another agent owns it. */
-  private static boolean saveDevice(Connection c, String agentId, DeviceInfo device, Instant seenAt)
+  /** Whether {@code deviceId} is in the agent's own namespace, {@code <agentId>/...}. */
+  public static boolean inNamespace(String agentId, String deviceId) {
+    return deviceId.startsWith(agentId + "/");
+  }
+
+  /**
+   * Stores the device as {@code agentId}'s; false, and nothing changed, where another agent owns it, unless
+   * {@code own} (the device is in the agent's namespace).
+   */
+  private static boolean saveDevice(Connection c, String agentId, DeviceInfo device, Instant seenAt, boolean own)
       throws SQLException {
     String json = Database.json(device);
     Database.Binder binder = s -> bindDevice(s, agentId, device, json, seenAt);
     return Database.update(c, "INSERT INTO devices (agent_id, fingerprint, kind, name, info_json, last_seen, id)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
-        + " kind = EXCLUDED.kind, name = EXCLUDED.name, info_json = EXCLUDED.info_json, last_seen = EXCLUDED.last_seen"
-        + " WHERE devices.agent_id = EXCLUDED.agent_id", binder) == 1;
+        + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET agent_id = EXCLUDED.agent_id,"
+        + " fingerprint = EXCLUDED.fingerprint, kind = EXCLUDED.kind, name = EXCLUDED.name,"
+        + " info_json = EXCLUDED.info_json, last_seen = EXCLUDED.last_seen"
+        + (own ? "" : " WHERE devices.agent_id = EXCLUDED.agent_id"), binder) == 1;
   }
 
   /** The agent owning each of {@code deviceIds} that is stored; an unknown device is absent. */

@@ -39,4 +39,16 @@ class AgentStoreTest {
     assertThat(store.agents()).filteredOn(a -> a.agentId().equals("a1")).singleElement()
         .satisfies(a -> assertThat(a.devices()).containsExactly(GPU));
   }
+
+  @Test
+  void saveAgent_deviceInItsNamespaceListedFirstByAnother_takenBackByItsAgent() {
+    DeviceInfo squatted = Fixtures.gpu("a1", 3);
+    assertThat(store.saveAgent(Fixtures.hello("a2", squatted), Instant.now())).isEmpty();
+
+    assertThat(store.saveAgent(Fixtures.hello("a1", squatted), Instant.now())).isEmpty();
+    List<String> again = store.saveAgent(Fixtures.hello("a2", squatted), Instant.now());
+
+    assertThat(again).containsExactly(squatted.id());
+    assertThat(store.owners(List.of(squatted.id()))).containsExactly(java.util.Map.entry(squatted.id(), "a1"));
+  }
 }

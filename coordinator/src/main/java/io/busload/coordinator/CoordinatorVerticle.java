@@ -149,11 +149,11 @@ public final class CoordinatorVerticle extends VerticleBase {
           .description("agents heard from within the offline limit").register(metrics);
       Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
           .register(metrics);
-      ResultBatcher batcher = new ResultBatcher(vertx, results, clock, stored -> {
+      Refusals refusals = new Refusals(metrics);
+      ResultBatcher batcher = new ResultBatcher(vertx, results, agents, sweeps, refusals, clock, stored -> {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
-      Refusals refusals = new Refusals(metrics);
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
       Pushes pushes = new Pushes(database);
@@ -181,7 +181,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       // Every coordinator serves the bridge, leading or not: its relays reach the leader's intake through the cluster.
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
-        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls());
+        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals);
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
             .onSuccess(port -> bridgePort = port);
       }

@@ -65,6 +65,7 @@ public final class AgentBridge {
 
   private final Vertx vertx;
   private final FleetTls.Loaded tls;
+  private final Refusals refusals;
   /** Connections and the name each proved; "" where TLS is off. */
   private final Map<SockJSSocket, String> identities = new HashMap<>();
   /** Per agent id: the connection its runs go to (the newest), through this coordinator. */
@@ -72,10 +73,14 @@ public final class AgentBridge {
   private final List<MessageConsumer<?>> inbound = new ArrayList<>();
   private HttpServer server;
 
-  /** @param tls this coordinator's fleet certificate, or null for a plain bridge (loopback or TLS off) */
-  public AgentBridge(Vertx vertx, FleetTls.Loaded tls) {
+  /**
+   * @param tls this coordinator's fleet certificate, or null for a plain bridge (loopback or TLS off)
+   * @param refusals where a connection speaking for another agent is counted, and logged once per certificate name
+   */
+  public AgentBridge(Vertx vertx, FleetTls.Loaded tls, Refusals refusals) {
     this.vertx = vertx;
     this.tls = tls;
+    this.refusals = refusals;
   }
 
   /** Registers the relays and listens on {@code host:port} (0 picks one); completes with the bound port. */
@@ -217,7 +222,8 @@ public final class AgentBridge {
       return null;
     }
     if (!name.isEmpty() && !name.equals(agentId)) {
-      LOG.warn("bridge connection of '{}' from {} may not register {}", name, socket.remoteAddress(), address);
+      refusals.trespass(name, Refusals.Trespass.NOT_ITS_NAME, "connection from " + socket.remoteAddress()
+          + " may not register " + address);
       return null;
     }
     return agentId;
@@ -284,8 +290,12 @@ public final class AgentBridge {
     }
     String claimed = message.headers().get(IDENTITY_HEADER);
     if (claimed != null && !claimed.equals(agentOf.apply(record))) {
-      refuse(message, idOf.apply(record), "agentId '" + agentOf.apply(record)
-          + "' is not this connection's certificate name '" + claimed + "'");
+      String reason = "agentId '" + Refusals.printable(agentOf.apply(record))
+          + "' is not this connection's certificate name '" + claimed + "'";
+      refusals.trespass(claimed, Refusals.Trespass.NOT_ITS_NAME, message.address() + ": " + reason);
+      if (message.replyAddress() != null) {
+        message.reply(BridgeJson.toJson(Ack.refused(idOf.apply(record), reason)));
+      }
       return;
     }
     if (message.replyAddress() == null) {
@@ -302,10 +312,13 @@ public final class AgentBridge {
         });
   }
 
-  /** A refusal the agent reads in its ack; a message sent without a reply address is dropped and logged. */
-  private static void refuse(Message<JsonObject> message, String id, String reason) {
+  /**
+   * A message that does not decode: a refusal the agent reads in its ack; one sent without a reply address is dropped
+   * and counted, logged at most once every 10 s however many come, on one line whatever the reason holds.
+   */
+  private void refuse(Message<JsonObject> message, String id, String reason) {
     if (message.replyAddress() == null) {
-      LOG.warn("bridge {} dropped: {}", message.address(), reason);
+      refusals.count(message.address(), Refusals.Reason.MALFORMED, Refusals.printable(reason));
     } else {
       message.reply(BridgeJson.toJson(Ack.refused(id, reason)));
     }

@@ -86,12 +86,21 @@ public final class Fleet {
     setDevices(hello.agentId(), agent, hello.devices());
   }
 
+  /**
+   * The agent's devices become {@code devices}; one that another agent held (taken back into its owner's namespace,
+   * see {@code AgentStore.saveAgent}) leaves that agent's list, so that no device is shown under two agents.
+   */
   private void setDevices(String agentId, Agent agent, List<DeviceInfo> devices) {
-    agent.devices.keySet().forEach(agentOfDevice::remove);
+    agent.devices.keySet().forEach(id -> agentOfDevice.remove(id, agentId));
     agent.devices.clear();
     for (DeviceInfo device : devices) {
       agent.devices.put(device.id(), device);
-      agentOfDevice.put(device.id(), agentId);
+      String before = agentOfDevice.put(device.id(), agentId);
+      Agent previous = before == null || before.equals(agentId) ? null : agents.get(before);
+      if (previous != null) {
+        previous.devices.remove(device.id());
+        previous.activity.remove(device.id());
+      }
     }
     agent.activity.keySet().retainAll(agent.devices.keySet());
   }

@@ -58,13 +58,14 @@ public final class Intake {
     ReceivedResult.install(bus);
     List<MessageConsumer<?>> consumers = List.of(
         bus.consumer(Addresses.AGENT_HELLO, guarded(Addresses.AGENT_HELLO, AgentHello.class, AgentHello::agentId,
-            MessageCheck::hello, this::onHello)),
+            AgentHello::agentId, MessageCheck::hello, this::onHello)),
         bus.consumer(Addresses.AGENT_HEARTBEAT, guarded(Addresses.AGENT_HEARTBEAT, Heartbeat.class,
-            Heartbeat::agentId, MessageCheck::heartbeat, this::onHeartbeat)),
+            Heartbeat::agentId, Heartbeat::agentId, MessageCheck::heartbeat, this::onHeartbeat)),
         bus.consumer(Addresses.RUN_STATUS, guarded(Addresses.RUN_STATUS, RunStatus.class, RunStatus::runId,
-            MessageCheck::status, this::onStatus)),
+            RunStatus::agentId, MessageCheck::status, this::onStatus)),
         bus.consumer(Addresses.RESULTS, guarded(Addresses.RESULTS, KernelResult.class,
-            r -> r.id() == null ? null : r.id().toString(), MessageCheck::fromAgent, this::onResult)));
+            r -> r.id() == null ? null : r.id().toString(), KernelResult::agentId, MessageCheck::fromAgent,
+            this::onResult)));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList()).map(done -> consumers);
   }
 
@@ -72,10 +73,11 @@ public final class Intake {
    * Anyone in the cluster can send anything to these addresses. Before a handler sees a message, its
    * body must decode (a codec that throws on the wire is caught here), be the address's record, carry a known
    * schema version and pass {@link MessageCheck}; whatever fails is refused (with a reason, when the sender
-   * waits for a reply) and counted, and nothing a handler throws escapes to the event loop.
+   * waits for a reply) and counted, and nothing a handler throws escapes to the event loop. A name holding a control
+   * character is counted as well under its sender's agent id ({@link Refusals#trespass}), as a try at the log.
    */
   private <T extends Protocol.Message> Handler<Message<Object>> guarded(String address, Class<T> type,
-      Function<T, String> id, Function<T, String> check, Checked<T> handler) {
+      Function<T, String> id, Function<T, String> agentOf, Function<T, String> check, Checked<T> handler) {
     return message -> {
       Object body;
       try {
@@ -109,6 +111,9 @@ public final class Intake {
         problem = "unreadable: " + firstLine(e.getMessage());
       }
       if (problem != null) {
+        if (problem.endsWith(MessageCheck.CONTROL)) {
+          refusals.trespass(agentOf.apply(typed), Refusals.Trespass.CONTROL_CHARACTER, address + ": " + problem);
+        }
         refuse(message, address, Refusals.Reason.INVALID, messageId, problem);
         return;
       }
@@ -161,19 +166,31 @@ public final class Intake {
     return line.length() > 200 ? line.substring(0, 200) + "..." : line;
   }
 
-  private void onHello(Message<?> message, AgentHello hello, byte[] json) {
-    blocking(() -> {
-      agents.saveAgent(hello, clock.instant());
-      return null;
-    }).onComplete(saved -> {
+  /**
+   * Stores the agent and the devices of its hello that are its own. A device another agent owns stays with its
+   * owner: left out of this agent's list, counted and logged, and named in the ack, which is still ok so that the
+   * agent works with the devices it has.
+   */
+  private void onHello(Message<?> message, AgentHello received, byte[] json) {
+    blocking(() -> agents.saveAgent(received, clock.instant())).onComplete(saved -> {
       if (saved.failed()) {
-        LOG.error("cannot store agent {}", hello.agentId(), saved.cause());
+        LOG.error("cannot store agent {}", received.agentId(), saved.cause());
         message.fail(STORE_FAILED, "coordinator store failed: " + saved.cause().getMessage());
         return;
       }
+      List<String> others = saved.result();
+      AgentHello hello = received;
+      String note = null;
+      if (!others.isEmpty()) {
+        hello = new AgentHello(received.schemaVersion(), received.agentId(), received.host(), received.agentVersion(),
+            received.fatbinHash(), received.devices().stream().filter(d -> !others.contains(d.id())).toList(),
+            received.startedAt(), received.labels());
+        note = "device(s) " + others + " belong to another agent and were left out";
+        refusals.trespass(received.agentId(), Refusals.Trespass.DEVICE_OWNED, "hello listed " + note);
+      }
       boolean wasOnline = fleet.online(hello.agentId(), clock.instant());
       fleet.hello(hello, clock.instant());
-      message.reply(Ack.ok(hello.agentId()));
+      message.reply(new Ack(Protocol.SCHEMA_VERSION, hello.agentId(), true, note));
       if (!wasOnline) {
         LOG.info("agent {} on {} online with {} device(s): {}", hello.agentId(), hello.host(), hello.devices().size(),
             fleet.devicesOf(hello.agentId()));
@@ -188,11 +205,28 @@ public final class Intake {
       LOG.debug("heartbeat of unknown agent {} ignored until it says hello", heartbeat.agentId());
       return;
     }
-    queues.onHeartbeat(heartbeat);
+    queues.onHeartbeat(own(heartbeat));
     if (!wasOnline) {
       LOG.info("agent {} back online", heartbeat.agentId());
       queues.wake(fleet.devicesOf(heartbeat.agentId()));
     }
+  }
+
+  /**
+   * The heartbeat's states of the agent's own devices only: a state naming another agent's device would let its
+   * sender say that device is idle, and so have the run on it taken as lost.
+   */
+  private Heartbeat own(Heartbeat heartbeat) {
+    List<Heartbeat.DeviceState> own = heartbeat.devices().stream()
+        .filter(s -> heartbeat.agentId().equals(fleet.agentOf(s.deviceId()).orElse(null))).toList();
+    if (own.size() == heartbeat.devices().size()) {
+      return heartbeat;
+    }
+    heartbeat.devices().stream().filter(s -> fleet.agentOf(s.deviceId()).filter(a -> !a.equals(heartbeat.agentId()))
+        .isPresent()).findFirst().ifPresent(s -> refusals.trespass(heartbeat.agentId(),
+            Refusals.Trespass.HEARTBEAT_DEVICE, "heartbeat named device " + s.deviceId()
+                + ", which belongs to another agent"));
+    return new Heartbeat(heartbeat.schemaVersion(), heartbeat.agentId(), heartbeat.sentAt(), own);
   }
 
   private void onStatus(Message<?> message, RunStatus status, byte[] json) {
@@ -204,6 +238,14 @@ public final class Intake {
       }
       if (recorded.result().isEmpty()) {
         message.reply(Ack.refused(status.runId(), "unknown run " + status.runId()));
+        return;
+      }
+      if (!SweepStore.assignedTo(recorded.result().get(), status.agentId(), status.deviceId())) {
+        String why = "run " + status.runId() + " is not assigned to agent " + status.agentId() + " on device "
+            + status.deviceId();
+        refusals.trespass(status.agentId(), Refusals.Trespass.RUN_NOT_ASSIGNED, "status " + status.state() + ": "
+            + why);
+        message.reply(Ack.refused(status.runId(), why));
         return;
       }
       message.reply(Ack.ok(status.runId()));

@@ -15,7 +15,7 @@ import java.util.Map;
  * within their column's length and free of NUL (PostgreSQL refuses it in text), numbers finite, instants within
  * what a timestamp column holds, lists of bounded size. A result that passes cannot fail its batch's insert on
  * its own content, so one bad result never holds good ones back. Each check returns null or the reason, which
- * names the field.
+ * names the field. Names (ids, host, labels, device and kernel names) hold no control character: they reach the log.
  */
 final class MessageCheck {
   /** Far more than any suite measures (a sample is one timed batch), far less than a memory attack needs. */
@@ -32,10 +32,10 @@ final class MessageCheck {
 
   static String hello(AgentHello hello) {
     String problem = first(
-        text("agentId", hello.agentId(), 200, true),
-        text("host", hello.host(), 255, true),
-        text("agentVersion", hello.agentVersion(), 100, true),
-        text("fatbinHash", hello.fatbinHash(), 128, false),
+        name("agentId", hello.agentId(), 200, true),
+        name("host", hello.host(), 255, true),
+        name("agentVersion", hello.agentVersion(), 100, true),
+        name("fatbinHash", hello.fatbinHash(), 128, false),
         instant("startedAt", hello.startedAt(), false));
     if (problem != null) {
       return problem;
@@ -47,7 +47,7 @@ final class MessageCheck {
       return "labels: at most " + MAX_LABELS + ", got " + hello.labels().size();
     }
     for (int i = 0; i < hello.labels().size(); i++) {
-      String label = text("labels[" + i + "]", hello.labels().get(i), MAX_LABEL, true);
+      String label = name("labels[" + i + "]", hello.labels().get(i), MAX_LABEL, true);
       if (label != null) {
         return label;
       }
@@ -62,7 +62,7 @@ final class MessageCheck {
   }
 
   static String heartbeat(Heartbeat heartbeat) {
-    String problem = first(text("agentId", heartbeat.agentId(), 200, true), instant("sentAt", heartbeat.sentAt(), false));
+    String problem = first(name("agentId", heartbeat.agentId(), 200, true), instant("sentAt", heartbeat.sentAt(), false));
     if (problem != null) {
       return problem;
     }
@@ -75,8 +75,8 @@ final class MessageCheck {
       if (state == null) {
         return at + ": required";
       }
-      problem = first(text(at + ".deviceId", state.deviceId(), 255, true), text(at + ".runId", state.runId(), 64, false),
-          text(at + ".kernel", state.kernel(), 200, false), counts(at, state.completed(), state.total()));
+      problem = first(name(at + ".deviceId", state.deviceId(), 255, true), name(at + ".runId", state.runId(), 64, false),
+          name(at + ".kernel", state.kernel(), 200, false), counts(at, state.completed(), state.total()));
       if (problem != null) {
         return problem;
       }
@@ -86,10 +86,10 @@ final class MessageCheck {
 
   static String status(RunStatus status) {
     return first(
-        text("runId", status.runId(), 64, true),
-        text("sweepId", status.sweepId(), 64, false),
-        text("agentId", status.agentId(), 200, true),
-        text("deviceId", status.deviceId(), 255, true),
+        name("runId", status.runId(), 64, true),
+        name("sweepId", status.sweepId(), 64, false),
+        name("agentId", status.agentId(), 200, true),
+        name("deviceId", status.deviceId(), 255, true),
         status.state() == null ? "state: required" : null,
         counts("", status.completed(), status.total()),
         text("message", status.message(), MAX_TEXT, false),
@@ -106,11 +106,15 @@ final class MessageCheck {
   }
 
   /**
-   * A result from an agent: {@link #result}, and no origin, which only a coordinator sets on results it took by push;
+   * A result from an agent: {@link #result}, its agentId, and no origin, which only a coordinator sets on results it took by push;
    * a member claiming one would have its results shown as pushed from wherever it says.
    */
   static String fromAgent(KernelResult r) {
-    return r.origin() != null ? "origin: set by the coordinator on pushed results, never sent by an agent" : result(r);
+    if (r.origin() != null) {
+      return "origin: set by the coordinator on pushed results, never sent by an agent";
+    }
+    // Whose result it is decides which devices and runs it may name: an agent's result says who sent it.
+    return r.agentId() == null || r.agentId().isBlank() ? "agentId: required in a result from an agent" : result(r);
   }
 
   static String result(KernelResult r) {
@@ -118,14 +122,14 @@ final class MessageCheck {
       return "id: required";
     }
     String problem = first(
-        text("runId", r.runId(), 64, false),
-        text("sweepId", r.sweepId(), 64, false),
-        text("agentId", r.agentId(), 200, false),
-        text("agentVersion", r.agentVersion(), 100, false),
-        text("fatbinHash", r.fatbinHash(), 128, false),
+        name("runId", r.runId(), 64, false),
+        name("sweepId", r.sweepId(), 64, false),
+        name("agentId", r.agentId(), 200, false),
+        name("agentVersion", r.agentVersion(), 100, false),
+        name("fatbinHash", r.fatbinHash(), 128, false),
         r.device() == null ? "device: required" : device("device", r.device()),
-        text("suite", r.suite(), 100, false),
-        text("kernel", r.kernel(), 200, true),
+        name("suite", r.suite(), 100, false),
+        name("kernel", r.kernel(), 200, true),
         text("method", r.method(), MAX_TEXT, false),
         instant("measuredAt", r.measuredAt(), true),
         finite("medianSeconds", r.medianSeconds()),
@@ -163,7 +167,7 @@ final class MessageCheck {
     }
     for (Map.Entry<String, Object> param : r.params().entrySet()) {
       Object value = param.getValue();
-      problem = text("params", param.getKey(), 200, true);
+      problem = name("params", param.getKey(), 200, true);
       if (problem == null && !(value instanceof Number || value instanceof Boolean || value instanceof String)) {
         problem = "params." + param.getKey() + ": must be a number, string or boolean";
       }
@@ -185,13 +189,38 @@ final class MessageCheck {
       return at + ": required";
     }
     return first(
-        text(at + ".id", d.id(), 255, true),
-        text(at + ".kind", d.kind(), 16, true),
-        text(at + ".name", d.name(), 255, true),
-        text(at + ".uuid", d.uuid(), 100, false),
-        text(at + ".computeCapability", d.computeCapability(), 16, false),
-        text(at + ".driverVersion", d.driverVersion(), 100, false),
+        name(at + ".id", d.id(), 255, true),
+        name(at + ".kind", d.kind(), 16, true),
+        name(at + ".name", d.name(), 255, true),
+        name(at + ".uuid", d.uuid(), 100, false),
+        name(at + ".computeCapability", d.computeCapability(), 16, false),
+        name(at + ".driverVersion", d.driverVersion(), 100, false),
         Double.isFinite(d.theoreticalPeakBytesPerSecond()) ? null : at + ".theoreticalPeakBytesPerSecond: must be finite");
+  }
+
+  /** How a refusal for a control character ends; the intake counts these apart from other bad input. */
+  static final String CONTROL = "must not contain control characters (CR, LF, C0, C1 or DEL)";
+
+  /**
+   * {@link #text}, and no control character: these are names, which the coordinator writes into its plain-text log
+   * and its dashboards, where a CR or LF would forge a line and an escape sequence would rewrite a terminal.
+   */
+  private static String name(String field, String value, int max, boolean required) {
+    String problem = text(field, value, max, required);
+    if (problem != null || value == null) {
+      return problem;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (control(value.charAt(i))) {
+        return field + ": " + CONTROL;
+      }
+    }
+    return null;
+  }
+
+  /** C0 (U+0000 to U+001F, CR and LF among them), DEL (U+007F) and C1 (U+0080 to U+009F). */
+  static boolean control(char c) {
+    return c < 0x20 || c >= 0x7f && c <= 0x9f;
   }
 
   private static String text(String field, String value, int max, boolean required) {

@@ -1,6 +1,8 @@
 package io.busload.coordinator.fleet;
 
+import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.ResultStore;
+import io.busload.coordinator.store.SweepStore;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.KernelResult;
@@ -37,20 +39,31 @@ public final class ResultBatcher {
   private final ResultStore store;
   private final Clock clock;
   private final Consumer<List<KernelResult>> onStored;
+  private final ResultOwnership ownership;
+  private final Refusals refusals;
   private List<Entry> pending = new ArrayList<>();
   private long timer = -1;
   private int inFlight;
 
-  /** {@code onStored} gets the results that were new, after their acks went out. */
-  public ResultBatcher(Vertx vertx, ResultStore store, Clock clock, Consumer<List<KernelResult>> onStored) {
+  /**
+   * {@code onStored} gets the results that were new, after their acks went out. Each agent's result is stored only
+   * where it is the agent's own ({@link ResultOwnership}); the rest are refused and counted in {@code refusals}.
+   */
+  public ResultBatcher(Vertx vertx, ResultStore store, AgentStore agents, SweepStore sweeps, Refusals refusals,
+      Clock clock, Consumer<List<KernelResult>> onStored) {
     this.vertx = vertx;
     this.store = store;
     this.clock = clock;
     this.onStored = onStored;
+    this.ownership = new ResultOwnership(agents, sweeps);
+    this.refusals = refusals;
   }
 
-  /** What a batch did: ids stored for the first time, and results that could not be stored, with why. */
-  record Outcome(Set<UUID> fresh, Map<UUID, String> failed) {}
+  /**
+   * What a batch did: ids stored for the first time, results that could not be stored, with why, and results
+   * refused for naming what is not their agent's.
+   */
+  record Outcome(Set<UUID> fresh, Map<UUID, String> failed, Map<UUID, ResultOwnership.Refused> refused) {}
 
   /** A result waiting for its batch: the message to ack, the checked record and the JSON it came as (or null). */
   private record Entry(Message<?> message, KernelResult result, byte[] json) {}
@@ -60,9 +73,16 @@ public final class ResultBatcher {
    * but the database refuses fails only itself, and the good ones beside it are acked. When the database
    * itself is down every single insert fails too, and every sender retries.
    */
-  private Outcome store(List<ResultStore.Incoming> results) {
+  private Outcome store(List<ResultStore.Incoming> incoming) {
+    Map<UUID, ResultOwnership.Refused> refused = ownership.refused(incoming.stream().map(ResultStore.Incoming::result)
+        .toList());
+    List<ResultStore.Incoming> results = refused.isEmpty() ? incoming
+        : incoming.stream().filter(r -> !refused.containsKey(r.result().id())).toList();
+    if (results.isEmpty()) {
+      return new Outcome(Set.of(), Map.of(), refused);
+    }
     try {
-      return new Outcome(store.insertIncoming(results, clock.instant()), Map.of());
+      return new Outcome(store.insertIncoming(results, clock.instant()), Map.of(), refused);
     } catch (RuntimeException batchFailure) {
       if (results.size() == 1) {
         throw batchFailure;
@@ -79,7 +99,7 @@ public final class ResultBatcher {
           failed.put(r.result().id(), String.valueOf(e.getMessage()));
         }
       }
-      return new Outcome(fresh, failed);
+      return new Outcome(fresh, failed, refused);
     }
   }
 
@@ -152,9 +172,16 @@ public final class ResultBatcher {
       } else {
         Set<UUID> fresh = done.result().fresh();
         Map<UUID, String> failed = done.result().failed();
+        Map<UUID, ResultOwnership.Refused> refused = done.result().refused();
         for (Entry e : batch) {
           String failure = failed.isEmpty() ? null : failed.get(e.result().id());
-          if (failure == null) {
+          ResultOwnership.Refused notOwn = refused.isEmpty() ? null : refused.get(e.result().id());
+          if (notOwn != null) {
+            refusals.trespass(notOwn.agentId(), notOwn.reason(), notOwn.detail());
+            if (e.message().replyAddress() != null) {
+              e.message().reply(Ack.refused(e.result().id().toString(), notOwn.detail()));
+            }
+          } else if (failure == null) {
             e.message().reply(Ack.ok(e.result().id().toString()));
           } else {
             e.message().fail(Intake.STORE_FAILED, "coordinator store failed: " + failure);

@@ -27,9 +27,18 @@ public final class AgentStore {
     this.db = db;
   }
 
-  /** Remembers an agent and its devices as its hello describes them, in one transaction. */
-  public void saveAgent(AgentHello hello, Instant seenAt) {
-    db.inTransaction(c -> {
+  /**
+   * Remembers an agent and the devices of its hello that are its own, in one transaction, and returns the ids of
+   * those it listed that another agent owns.
+   *
+   * <p>Device ids are {@code host/cuda:N}, and an agent's id is its host name unless {@code BUSLOAD_AGENT_ID} says
+   * otherwise (on the bridge it is its certificate's name, which {@code ./busload up} issues to the host name). So a
+   * device whose id is in the agent's namespace ({@code <agentId>/...}) is that agent's, taken back from any agent
+   * that listed it first. Any other device belongs to the first agent that lists it and stays with it. Both bind to
+   * the agent's name, not to its certificate's key, so a renewed certificate keeps its devices.
+   */
+  public List<String> saveAgent(AgentHello hello, Instant seenAt) {
+    return db.inTransaction(c -> {
       Database.Binder agent = s -> {
         s.setString(1, hello.host());
         s.setString(2, hello.agentVersion());
@@ -44,21 +53,46 @@ public final class AgentStore {
         Database.update(c, "INSERT INTO agents (host, agent_version, fatbin_hash, started_at, last_seen, labels, id)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?)", agent);
       }
+      List<String> others = new ArrayList<>();
       for (DeviceInfo device : hello.devices()) {
-        saveDevice(c, hello.agentId(), device, seenAt);
+        if (!saveDevice(c, hello.agentId(), device, seenAt, inNamespace(hello.agentId(), device.id()))) {
+          others.add(device.id());
+        }
       }
-      return null;
+      return others;
     });
   }
 
-  private static void saveDevice(Connection c, String agentId, DeviceInfo device, Instant seenAt) throws SQLException {
+  /** Whether {@code deviceId} is in the agent's own namespace, {@code <agentId>/...}. */
+  public static boolean inNamespace(String agentId, String deviceId) {
+    return deviceId.startsWith(agentId + "/");
+  }
+
+  /**
+   * Stores the device as {@code agentId}'s; false, and nothing changed, where another agent owns it, unless
+   * {@code own} (the device is in the agent's namespace).
+   */
+  private static boolean saveDevice(Connection c, String agentId, DeviceInfo device, Instant seenAt, boolean own)
+      throws SQLException {
     String json = Database.json(device);
     Database.Binder binder = s -> bindDevice(s, agentId, device, json, seenAt);
-    if (Database.update(c, "UPDATE devices SET agent_id = ?, fingerprint = ?, kind = ?, name = ?, info_json = ?,"
-        + " last_seen = ? WHERE id = ?", binder) == 0) {
-      Database.update(c, "INSERT INTO devices (agent_id, fingerprint, kind, name, info_json, last_seen, id)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?)", binder);
+    return Database.update(c, "INSERT INTO devices (agent_id, fingerprint, kind, name, info_json, last_seen, id)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET agent_id = EXCLUDED.agent_id,"
+        + " fingerprint = EXCLUDED.fingerprint, kind = EXCLUDED.kind, name = EXCLUDED.name,"
+        + " info_json = EXCLUDED.info_json, last_seen = EXCLUDED.last_seen"
+        + (own ? "" : " WHERE devices.agent_id = EXCLUDED.agent_id"), binder) == 1;
+  }
+
+  /** The agent owning each of {@code deviceIds} that is stored; an unknown device is absent. */
+  public Map<String, String> owners(java.util.Collection<String> deviceIds) {
+    if (deviceIds.isEmpty()) {
+      return Map.of();
     }
+    Map<String, String> owners = new java.util.HashMap<>();
+    db.inTransaction(c -> Database.list(c, "SELECT id, agent_id FROM devices WHERE id = ANY(?)",
+        s -> s.setArray(1, c.createArrayOf("text", deviceIds.toArray())),
+        rs -> owners.put(rs.getString(1), rs.getString(2))));
+    return owners;
   }
 
   private static void bindDevice(PreparedStatement s, String agentId, DeviceInfo device, String json, Instant seenAt)

@@ -190,8 +190,40 @@ public final class SweepStore {
    * empty for an unknown run. A report without a total (0) keeps the one stored.
    */
   public Optional<Run> recordStatus(RunStatus status, Instant now) {
-    return move(status.runId(), now, run -> run.state().reported(status.state()).map(next -> run.moved(next,
-        status.completed(), status.total() > 0 ? status.total() : run.total(), status.message())));
+    return move(status.runId(), now, run -> !assignedTo(run, status.agentId(), status.deviceId()) ? Optional.empty()
+        : run.state().reported(status.state()).map(next -> run.moved(next, status.completed(),
+            status.total() > 0 ? status.total() : run.total(), status.message())));
+  }
+
+  /**
+   * Whether the coordinator gave {@code run} to {@code agentId} on {@code deviceId}: only then does that agent's
+   * word on it count. A report from anyone else leaves the run as it is ({@link #recordStatus} returns it
+   * unchanged, and the caller, seeing it is not the sender's, refuses the report).
+   */
+  public static boolean assignedTo(Run run, String agentId, String deviceId) {
+    return agentId != null && agentId.equals(run.agentId()) && run.deviceId().equals(deviceId);
+  }
+
+  /** The stored runs among {@code runIds}, by id; an unknown id is absent. */
+  public Map<String, Run> runs(java.util.Collection<String> runIds) {
+    if (runIds.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, Run> runs = new java.util.HashMap<>();
+    for (Run run : db.inTransaction(c -> Database.list(c, "SELECT " + RUN_COLUMNS + " FROM runs WHERE id = ANY(?)",
+        s -> s.setArray(1, c.createArrayOf("text", runIds.toArray())), SweepStore::run))) {
+      runs.put(run.runId(), run);
+    }
+    return runs;
+  }
+
+  /** Which of {@code sweepIds} are stored sweeps. */
+  public java.util.Set<String> existingSweeps(java.util.Collection<String> sweepIds) {
+    if (sweepIds.isEmpty()) {
+      return java.util.Set.of();
+    }
+    return new java.util.HashSet<>(db.inTransaction(c -> Database.list(c, "SELECT id FROM sweeps WHERE id = ANY(?)",
+        s -> s.setArray(1, c.createArrayOf("text", sweepIds.toArray())), rs -> rs.getString(1))));
   }
 
   /**

@@ -63,4 +63,18 @@ class FleetTest {
     assertThat(running.fingerprint()).isEqualTo(GPU.fingerprint());
     assertThat(idle.runId()).isNull();
   }
+
+  @Test
+  void hello_deviceTakenBackByItsOwner_shownUnderTheOwnerOnly_andKeptThroughTheOthersNextHello() {
+    Fleet fleet = new Fleet();
+    DeviceInfo own = Fixtures.gpu("a2", 0);
+    fleet.hello(Fixtures.hello("a2", own, GPU), T0);
+
+    fleet.hello(Fixtures.hello("h1", GPU), T0.plusSeconds(1));
+    fleet.hello(Fixtures.hello("a2", own), T0.plusSeconds(2));
+
+    assertThat(fleet.agentOf(GPU.id())).contains("h1");
+    assertThat(fleet.devicesOf("a2")).containsExactly(own.id());
+    assertThat(fleet.devicesOf("h1")).containsExactly(GPU.id());
+  }
 }

@@ -25,4 +25,30 @@ class AgentStoreTest {
 
     assertThat(agents).singleElement().satisfies(a -> assertThat(a.devices()).containsExactlyInAnyOrder(GPU, Fixtures.cpu("h1")));
   }
+
+  @Test
+  void saveAgent_deviceOwnedByAnotherAgent_leftOutAndOwnerKeepsIt() {
+    assertThat(store.saveAgent(Fixtures.hello("a1", GPU), Instant.now())).isEmpty();
+    DeviceInfo own = Fixtures.gpu("h2", 0);
+
+    List<String> others = store.saveAgent(Fixtures.hello("a2", own, GPU), Instant.now());
+
+    assertThat(others).containsExactly(GPU.id());
+    assertThat(store.owners(List.of(GPU.id(), own.id(), "nowhere/cuda:0")))
+        .containsOnly(java.util.Map.entry(GPU.id(), "a1"), java.util.Map.entry(own.id(), "a2"));
+    assertThat(store.agents()).filteredOn(a -> a.agentId().equals("a1")).singleElement()
+        .satisfies(a -> assertThat(a.devices()).containsExactly(GPU));
+  }
+
+  @Test
+  void saveAgent_deviceInItsNamespaceListedFirstByAnother_takenBackByItsAgent() {
+    DeviceInfo squatted = Fixtures.gpu("a1", 3);
+    assertThat(store.saveAgent(Fixtures.hello("a2", squatted), Instant.now())).isEmpty();
+
+    assertThat(store.saveAgent(Fixtures.hello("a1", squatted), Instant.now())).isEmpty();
+    List<String> again = store.saveAgent(Fixtures.hello("a2", squatted), Instant.now());
+
+    assertThat(again).containsExactly(squatted.id());
+    assertThat(store.owners(List.of(squatted.id()))).containsExactly(java.util.Map.entry(squatted.id(), "a1"));
+  }
 }

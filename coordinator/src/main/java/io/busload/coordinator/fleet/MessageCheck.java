@@ -106,8 +106,8 @@ final class MessageCheck {
   }
 
   /**
-   * A result from an agent: {@link #result}, its agentId, and no origin, which only a coordinator sets on results it took by push;
-   * a member claiming one would have its results shown as pushed from wherever it says.
+   * A result from an agent: {@link #result}, its agentId, and no origin, which only a coordinator sets on results it
+   * took by push; a member claiming one would have its results shown as pushed from wherever it says.
    */
   static String fromAgent(KernelResult r) {
     if (r.origin() != null) {

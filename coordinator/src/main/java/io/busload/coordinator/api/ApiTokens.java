@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * compared with every hash in constant time, whichever matches, so how long a refusal takes says nothing about them.
  *
  * <p>At start, each {@code name:sha256-hex} line of the tokens file whose name and hash are new to the store is
- * imported as an admin token (how tokens were kept before the store held them; also the way back in when every
- * admin token is lost). With no token at all, one admin token named {@code admin} is made and handed over once, as
+ * imported as an admin token: a tokens file keeps working, and it is the way back in when every admin token is
+ * lost. With no token at all, one admin token named {@code admin} is made and handed over once, as
  * the dashboard hands over its first password: to {@code firstTokenFile} (mode 600) when given, else on stdout,
  * never through the logger, whose output is kept and shipped.
  */

@@ -199,8 +199,15 @@ class TokenScopesTest {
         .hasMessageContaining("BUSLOAD_ALLOW_PLAIN_HTTP=1");
     assertThatThrownBy(() -> CoordinatorSettings.resolve(dir, null, 0, Map.of("BUSLOAD_HTTP_HOST", "10.1.2.3"), "/h"))
         .hasMessageContaining("BUSLOAD_ALLOW_PLAIN_HTTP=1");
-    assertThat(CoordinatorSettings.resolve(dir, "0.0.0.0", 0, Map.of("BUSLOAD_ALLOW_PLAIN_HTTP", "1"), "/h")
-        .httpHost()).isEqualTo("0.0.0.0");
+    try (io.busload.testsupport.LogCapture log = io.busload.testsupport.LogCapture.of(CoordinatorSettings.class)) {
+      assertThat(CoordinatorSettings.resolve(dir, "0.0.0.0", 0, Map.of("BUSLOAD_ALLOW_PLAIN_HTTP", "1"), "/h")
+          .httpHost()).isEqualTo("0.0.0.0");
+      assertThat(log.events()).as("allowed, loudly").anySatisfy(e -> {
+        assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+        assertThat(e.getFormattedMessage()).contains("0.0.0.0").contains("BUSLOAD_ALLOW_PLAIN_HTTP=1")
+            .contains("in clear");
+      });
+    }
     assertThat(CoordinatorSettings.resolve(dir, "localhost", 0, Map.of(), "/h").httpHost()).isEqualTo("localhost");
     assertThat(CoordinatorSettings.resolve(dir, "::1", 0, Map.of(), "/h").httpHost()).isEqualTo("::1");
   }

@@ -9,13 +9,14 @@ import picocli.CommandLine;
 
 /**
  * {@code busload-agent run ...} measures and prints; {@code busload-agent agent ...} serves the fleet; {@code
- * busload-agent push ...} brings what {@code run} printed to a coordinator from a host outside the fleet.
+ * busload-agent push ...} brings what {@code run} printed to a coordinator from a host outside the fleet; {@code
+ * busload-agent token ...} manages the coordinator's REST API tokens.
  */
 @Command(name = "busload-agent", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent); pushes results (push);"
-        + " judges results (compare).",
+        + " judges results (compare); manages API tokens (token).",
     subcommands = {RunCommand.class, AgentCommand.class, PushCommand.class, CompareCommand.class,
-        EvaluateCommand.class})
+        EvaluateCommand.class, TokenCommand.class})
 public final class Main implements Runnable {
   @Spec
   CommandSpec spec;
@@ -31,7 +32,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, agent, push or compare");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, agent, push, compare or token");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -2,9 +2,13 @@ package io.busload.coordinator;
 
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.cluster.ClusterSettings;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything the coordinator is told, resolved once before it starts: command line over environment over
@@ -25,6 +29,7 @@ import java.util.Objects;
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
     DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinatorSettings.class);
   public static final int NO_BRIDGE = -1;
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
 
@@ -80,7 +85,8 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
   /**
    * Layers the command line (null where not given) over {@code BUSLOAD_DATA}, {@code BUSLOAD_HTTP_HOST},
    * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}),
-   * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory),
+   * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory; imported into the store at
+   * start), {@code BUSLOAD_ALLOW_PLAIN_HTTP} ({@code 1}: serve plain HTTP on an address other than loopback),
    * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (default 7704; {@code off}: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
    * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
    * the defaults of docs/contract.md.
@@ -98,11 +104,46 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         : dataDir.resolve(API_TOKENS_FILE_NAME);
     Path firstToken = present(env.get("BUSLOAD_FIRST_API_TOKEN_FILE"))
         ? Path.of(env.get("BUSLOAD_FIRST_API_TOKEN_FILE").trim()).toAbsolutePath() : null;
+    boolean restTls = restTls(env.get("BUSLOAD_REST_TLS"));
+    plainHttpCheck(httpHost, restTls, env.get("BUSLOAD_ALLOW_PLAIN_HTTP"));
     return new CoordinatorSettings(dataDir.toAbsolutePath(), httpHost, httpPort, cluster,
-        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")),
+        DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls,
         // Agents reach the fleet through the bridge by default, so every coordinator serves it unless told
         // off (a fleet whose agents all join the cluster).
         io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE));
+  }
+
+  /**
+   * Plain HTTP off loopback sends API tokens over the network in clear, where anyone on the path can take them: it
+   * is refused unless the operator says {@code BUSLOAD_ALLOW_PLAIN_HTTP=1}, and then logged as a WARN at every start
+   * (the event bus likewise refuses plain TCP off loopback).
+   */
+  private static void plainHttpCheck(String httpHost, boolean restTls, String allow) {
+    if (restTls || loopback(httpHost)) {
+      return;
+    }
+    String why = "the REST API on " + httpHost + " (BUSLOAD_HTTP_HOST or --http-host) is not loopback and"
+        + " BUSLOAD_REST_TLS is not on, so API tokens would cross the network in clear";
+    if (!"1".equals(allow == null ? null : allow.strip())) {
+      throw new IllegalArgumentException(why + ": set BUSLOAD_REST_TLS=on (with BUSLOAD_TLS_DIR), bind to 127.0.0.1,"
+          + " or set BUSLOAD_ALLOW_PLAIN_HTTP=1 to accept that");
+    }
+    LOG.warn("{}; serving plain HTTP anyway because BUSLOAD_ALLOW_PLAIN_HTTP=1", why);
+  }
+
+  /** Whether every address {@code host} names is a loopback one; a name that does not resolve is not. */
+  static boolean loopback(String host) {
+    try {
+      InetAddress[] addresses = InetAddress.getAllByName(host);
+      for (InetAddress address : addresses) {
+        if (!address.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return addresses.length > 0;
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   private static boolean restTls(String value) {

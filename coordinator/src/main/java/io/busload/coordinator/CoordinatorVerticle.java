@@ -2,6 +2,8 @@ package io.busload.coordinator;
 
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
+import io.busload.coordinator.api.TokenResource;
+import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.PushResource;
@@ -67,6 +69,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   private AgentStore agents;
   private SweepStore sweeps;
   private HttpServer server;
+  private ApiTokens tokens;
   private io.busload.coordinator.fleet.AgentBridge bridge;
   private int bridgePort = -1;
   private long timer = -1;
@@ -119,10 +122,12 @@ public final class CoordinatorVerticle extends VerticleBase {
       }
       io.busload.protocol.cluster.FleetTls.Loaded bridgeTls = settings.bridgePort() == CoordinatorSettings.NO_BRIDGE
           || settings.cluster().tls() == null ? null : settings.cluster().tls().load(ClusterSettings.COORDINATOR);
-      ApiTokens tokens = ApiTokens.load(settings.apiTokensFile(), settings.firstApiTokenFile(), System.out);
-      LOG.info("REST writes need one of {} API token(s) from {}", tokens.size(), settings.apiTokensFile());
       Database opened = Database.open(settings.database(), settings.dataDir());
       try {
+        ApiTokens tokens = ApiTokens.open(new ApiTokenStore(opened), settings.apiTokensFile(),
+            settings.firstApiTokenFile(), System.out, clock);
+        LOG.info("REST API: {} API token(s) in the store; reads are open, writes need a token's scope",
+            tokens.size());
         return new Remembered(opened, new AgentStore(opened).agents(), new SweepStore(opened).activeRuns(), tokens,
             http, bridgeTls);
       } catch (RuntimeException e) {
@@ -157,6 +162,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
       Pushes pushes = new Pushes(database);
+      tokens = remembered.tokens();
+      tokens.start(vertx);
       RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
           new FleetResource(vertx, fleet, agents, clock),
           new SweepResource(vertx, sweeps, fleet, queues, clock),
@@ -165,7 +172,8 @@ public final class CoordinatorVerticle extends VerticleBase {
           new ScheduleResource(vertx, schedules, agents, clock),
           new AnalysisResource(vertx, analysis),
           new VerdictResource(vertx, agents, analysis, verdicts, clock),
-          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes)));
+          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes),
+          new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));
@@ -312,6 +320,9 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (tokens != null) {
+      tokens.stop();
     }
     Future<Void> closed = (bridge == null ? Future.<Void>succeededFuture() : bridge.stop())
         .eventually(() -> server == null ? Future.succeededFuture() : server.close());

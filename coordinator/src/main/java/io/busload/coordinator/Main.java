@@ -35,8 +35,15 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CoordinatorSettings settings = CoordinatorSettings.resolve(data, httpHost, httpPort, System.getenv(),
-        System.getProperty("user.home"));
+    CoordinatorSettings settings;
+    try {
+      settings = CoordinatorSettings.resolve(data, httpHost, httpPort, System.getenv(),
+          System.getProperty("user.home"));
+    } catch (IllegalArgumentException e) {
+      // A setting the coordinator refuses (plain HTTP off loopback, a bad port): the reason, not a stack trace.
+      LOG.error("coordinator did not start: {}", e.getMessage());
+      return 2;
+    }
     LOG.info("joining cluster '{}' as coordinator on {} (event bus port {}, members {})",
         settings.cluster().clusterName(), settings.cluster().host(), settings.cluster().eventBusPort(),
         settings.cluster().members());

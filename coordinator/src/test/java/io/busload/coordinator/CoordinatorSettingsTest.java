@@ -33,7 +33,7 @@ class CoordinatorSettingsTest {
   @Test
   void resolve_environmentAndCommandLine_commandLineWins() {
     Map<String, String> env = Map.of("BUSLOAD_DATA", "/srv/busload", "BUSLOAD_HTTP_PORT", "9000",
-        "BUSLOAD_HTTP_HOST", "0.0.0.0", "BUSLOAD_CLUSTER_NAME", "lab");
+        "BUSLOAD_HTTP_HOST", "0.0.0.0", "BUSLOAD_CLUSTER_NAME", "lab", "BUSLOAD_ALLOW_PLAIN_HTTP", "1");
 
     CoordinatorSettings fromEnv = CoordinatorSettings.resolve(null, null, null, env, "/home/u");
     CoordinatorSettings fromCli = CoordinatorSettings.resolve(Path.of("/data"), "10.0.0.5", 9100, env, "/home/u");

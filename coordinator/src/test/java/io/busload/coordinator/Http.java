@@ -36,6 +36,18 @@ public final class Http {
     return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET());
   }
 
+  /** A GET with {@code authorization} as the header's whole value, or no header when null; likewise {@code accept}. */
+  public HttpResponse<String> get(String path, String accept, String authorization) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).GET();
+    if (accept != null) {
+      request.header("Accept", accept);
+    }
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return send(request);
+  }
+
   public HttpResponse<String> post(String path, String json) {
     return write("POST", path, json, BEARER);
   }

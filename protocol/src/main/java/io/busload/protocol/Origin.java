@@ -1,5 +1,6 @@
 package io.busload.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
 /**
@@ -13,11 +14,12 @@ import java.time.Instant;
  * @param token the name of the API token that pushed it (the name only, never the token)
  * @param host the host the file came from, as the pushing client named it
  * @param file the file's name, as the pushing client named it
- * @param address the network address the coordinator saw the push come from
+ * @param address null on stored results: the network address the push came from is kept with the push, which only
+ *     admin tokens see ({@code GET /api/pushes})
  * @param pushedAt when the coordinator stored it
  */
-public record Origin(String kind, String pushId, String token, String host, String file, String address,
-    Instant pushedAt) {
+public record Origin(String kind, String pushId, String token, String host, String file,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String address, Instant pushedAt) {
   public static final String PUSHED = "pushed";
 
   /** "pushed from HOST (FILE) with token NAME": for whoever reads a run or a chart's tooltip. */

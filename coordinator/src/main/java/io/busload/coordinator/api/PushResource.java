@@ -28,7 +28,8 @@ import java.util.concurrent.Callable;
  * {@code /api/pushes} (docs/contract.md): results pushed from hosts that cannot join the cluster. {@code
  * POST} takes one file as {@code ./busload run} writes it (JSON or CSV) and stores all of it or none; the GETs list
  * pushes and the devices known only through them. Mounted by {@link RestApi}, whose token check
- * ({@link WriteAuth}) runs first and leaves the token's name for the push to record.
+ * ({@link ApiAuth}) runs first and leaves the caller for the push to record. Which token pushed and from which
+ * address are shown to admin tokens only: to anyone else they map the lab's hosts and name its CI's tokens.
  */
 public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implements ApiResource {
   /** A pushed file is stored in one transaction; a suite's results with every sample are a few megabytes at most. */
@@ -59,7 +60,7 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implemen
     String host = source(ctx, "host", MAX_HOST);
     String file = source(ctx, "file", MAX_FILE);
     Buffer body = ctx.body().buffer();
-    String token = ctx.get(WriteAuth.TOKEN_NAME);
+    String token = ctx.<ApiTokens.Caller>get(ApiAuth.CALLER).name();
     var remote = ctx.request().remoteAddress();
     Pushing.Source source = new Pushing.Source(token, host, file, remote == null ? null : remote.hostAddress());
     pushing.push(source, body == null ? new byte[0] : body.getBytes()).onSuccess(outcome -> {
@@ -79,9 +80,25 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implemen
 
   private void list(RoutingContext ctx) {
     int limit = intParam(ctx, "limit", DEFAULT_LIMIT, 10_000);
-    blocking(() -> pushes.list(limit)).onSuccess(list -> json(ctx.response(), 200, list))
-        .onFailure(ctx::fail);
+    boolean admin = admin(ctx);
+    blocking(() -> pushes.list(limit)).onSuccess(list -> json(ctx.response(), 200, admin ? list
+        : list.stream().map(PushSeen::of).toList())).onFailure(ctx::fail);
   }
+
+  private static boolean admin(RoutingContext ctx) {
+    ApiTokens.Caller caller = ctx.get(ApiAuth.CALLER);
+    return caller != null && caller.may(Scope.ADMIN);
+  }
+
+  /** A push as a caller without the admin scope sees it: no token name, no network address. */
+  record PushSeen(UUID id, String host, String file, String format, int results, int stored, Instant pushedAt) {
+    static PushSeen of(Pushes.Push push) {
+      return new PushSeen(push.id(), push.host(), push.file(), push.format(), push.results(), push.stored(),
+          push.pushedAt());
+    }
+  }
+
+  record PushSeenView(PushSeen push, List<UUID> storedResults) {}
 
   /** One push and the ids of the results it stored first (a result already present keeps its earlier origin). */
   record PushView(Pushes.Push push, List<UUID> storedResults) {}
@@ -94,9 +111,11 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implemen
     } catch (IllegalArgumentException e) {
       throw new BadInput("id", "not a push id (UUID)");
     }
+    boolean admin = admin(ctx);
     blocking(() -> pushes.find(id).map(push -> new PushView(push, pushes.resultsOf(id)))).onSuccess(found -> {
       if (found.isPresent()) {
-        json(ctx.response(), 200, found.get());
+        PushView view = found.get();
+        json(ctx.response(), 200, admin ? view : new PushSeenView(PushSeen.of(view.push()), view.storedResults()));
       } else {
         Replies.problem(ctx.response(), 404, "Not Found", "unknown push '" + id + "'", "id");
       }

@@ -12,35 +12,35 @@ import java.io.InputStream;
 import java.util.List;
 
 /**
- * The REST API of docs/contract.md as one router: the token check on every write first, then each resource under
+ * The REST API of docs/contract.md as one router: the token and scope check on every request first ({@link ApiAuth}), then each resource under
  * its own path, the OpenAPI document and the metrics, and one kind of answer for every error. Handlers run on the
  * coordinator's event loop; the stores on workers.
  */
 public final class RestApi {
   private final Vertx vertx;
-  private final WriteAuth auth;
+  private final ApiAuth auth;
   private final PrometheusMeterRegistry metrics;
   private final List<ApiResource> resources;
 
   public RestApi(Vertx vertx, ApiTokens tokens, PrometheusMeterRegistry metrics, List<ApiResource> resources) {
     this.vertx = vertx;
-    this.auth = new WriteAuth(tokens, metrics);
+    this.auth = new ApiAuth(tokens, metrics);
     this.metrics = metrics;
     this.resources = List.copyOf(resources);
   }
 
   public Router router() {
     Router router = Router.router(vertx);
-    // First, before any body is read: an unauthenticated write costs the coordinator no parsing and no store call.
-    router.route().method(HttpMethod.POST).method(HttpMethod.PUT).method(HttpMethod.PATCH).method(HttpMethod.DELETE)
-        .handler(auth);
+    // First, before any body is read: a refused request costs the coordinator no parsing and no store call. The
+    // OpenAPI document is public, as a login page is.
+    router.get("/api/openapi.yaml").handler(RestApi::openApi);
+    router.route().handler(auth);
     ApiResource.Mounts mounts = path -> {
       Router routes = Router.router(vertx);
       router.route(path + "*").subRouter(routes);
       return routes;
     };
     resources.forEach(resource -> resource.mount(mounts));
-    router.get("/api/openapi.yaml").handler(RestApi::openApi);
     router.get("/metrics").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE,
         "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
     router.route("/api/*").failureHandler(Replies::failure);

@@ -265,7 +265,7 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
   // ---- accepted changes
 
   private void accept(RoutingContext ctx) {
-    String who = ctx.get(WriteAuth.TOKEN_NAME);
+    String who = ctx.<ApiTokens.Caller>get(ApiAuth.CALLER).name();
     JsonNode body;
     try {
       Buffer buffer = ctx.body().buffer();

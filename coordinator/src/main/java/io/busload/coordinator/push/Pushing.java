@@ -84,8 +84,10 @@ public final class Pushing {
     PushedFile file = PushedFile.read(body);
     Instant now = clock.instant();
     UUID pushId = UUID.randomUUID();
-    Origin origin = new Origin(Origin.PUSHED, pushId.toString(), source.token(), source.host(), source.file(),
-        source.address(), now);
+    // The network address stays with the push (GET /api/pushes shows it to admins only), out of the results that
+    // every reader sees.
+    Origin origin = new Origin(Origin.PUSHED, pushId.toString(), source.token(), source.host(), source.file(), null,
+        now);
     List<PushedFile.Row> rows = checked(file);
     Filing filing = new Filing(rows, origin);
     Map<UUID, PushedFile.Row> byId = new HashMap<>();

@@ -34,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * REST writes need a bearer token of the tokens file, reads need none, and no token reaches the
- * log (captured at DEBUG, Vert.x and Netty included) or the tokens file. The coordinator starts with no tokens
- * file, so it makes the first one itself, as in production.
+ * REST writes need a bearer token from the store, reads need none, and no token reaches the log (captured at DEBUG,
+ * Vert.x and Netty included) or the store, which keeps only hashes. The coordinator starts with no tokens file and an
+ * empty store, so it makes the first (admin) token itself, as in production.
  */
 class ApiAuthTest {
   private static final String SWEEP = "{\"suite\":\"stride\"}";
@@ -49,6 +49,7 @@ class ApiAuthTest {
   private Http http;
   private String token;
   private Path tokensFile;
+  private io.busload.coordinator.store.DatabaseSettings database;
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
   private final Map<String, Level> levels = new java.util.HashMap<>();
 
@@ -66,13 +67,14 @@ class ApiAuthTest {
 
     tokensFile = dir.resolve("data").resolve(CoordinatorSettings.API_TOKENS_FILE_NAME);
     Path first = dir.resolve("first-api-token");
+    database = TestDatabase.fresh();
     CoordinatorSettings settings = new CoordinatorSettings(dir.resolve("data"), "127.0.0.1", 0,
         new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR),
-        TestDatabase.fresh(), tokensFile, first);
+        database, tokensFile, first);
     vertx = Vertx.vertx();
     coordinator = Coordinator.deploy(vertx, settings).await(30, TimeUnit.SECONDS);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first))).isEqualTo("rw-------");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokensFile))).isEqualTo("rw-------");
+    assertThat(tokensFile).as("tokens live in the store; no file is made").doesNotExist();
     token = Files.readString(first).strip();
     http = new Http(coordinator.httpPort());
     vertx.eventBus().request(Addresses.AGENT_HELLO, Fixtures.hello("auth-agent", Fixtures.gpu("auth-host", 0)))
@@ -134,13 +136,17 @@ class ApiAuthTest {
   }
 
   @Test
-  void tokens_neverInLogAtDebugNorInTokensFile() throws Exception {
+  void tokens_neverInLogAtDebugNorInStore() throws Exception {
     assertThat(http.write("POST", "/api/sweeps", SWEEP, "Bearer " + token).statusCode()).isEqualTo(201);
     assertThat(http.write("POST", "/api/sweeps", SWEEP, "Bearer " + WRONG).statusCode()).isEqualTo(401);
     assertThat(http.write("DELETE", "/api/schedules/x", null, "Bearer " + WRONG).statusCode()).isEqualTo(401);
 
-    String file = Files.readString(tokensFile, StandardCharsets.UTF_8);
-    assertThat(file).contains(ApiTokens.FIRST_NAME + ":" + ApiTokens.sha256Hex(token)).doesNotContain(token);
+    String stored;
+    try (java.sql.Connection c = TestDatabase.connect(database)) {
+      stored = TestDatabase.first(c, "SELECT string_agg(name || ':' || encode(sha256, 'hex') || ':'"
+          + " || array_to_string(scopes, ',') || ':' || created_by, ';') FROM api_tokens");
+    }
+    assertThat(stored).isEqualTo(ApiTokens.FIRST_NAME + ":" + ApiTokens.sha256Hex(token) + ":admin:first start");
     List<String> lines = captured().stream().map(e -> e.getFormattedMessage()
         + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()))).toList();
     assertThat(lines).as("the capture saw the refusals, so it was listening").anyMatch(l -> l.contains("refused"));
@@ -148,7 +154,7 @@ class ApiAuthTest {
         .anyMatch(l -> l.contains("by token '" + ApiTokens.FIRST_NAME + "'"));
     assertThat(lines).noneMatch(l -> l.contains(token)).noneMatch(l -> l.contains(WRONG));
     System.out.printf("auth log check: %d events at DEBUG (coordinator start included), 2 tokens searched, 0 found;"
-        + " tokens file holds only %s:<sha256>%n", lines.size(), ApiTokens.FIRST_NAME);
+        + " the store holds only %s:<sha256>%n", lines.size(), ApiTokens.FIRST_NAME);
   }
 
   @Test
@@ -158,9 +164,9 @@ class ApiAuthTest {
       assertUnauthorized(http.write("POST", "/api/sweeps", SWEEP, i % 2 == 0 ? null : "Bearer " + WRONG));
     }
 
-    java.util.regex.Matcher counted = java.util.regex.Pattern.compile("(?m)^busload_api_writes_refused_total ([0-9.E]+)$")
+    java.util.regex.Matcher counted = java.util.regex.Pattern.compile("(?m)^busload_api_refused_total\\{why=\"no_valid_token\",?\\} ([0-9.E]+)$")
         .matcher(http.get("/metrics").body());
-    assertThat(counted.find()).as("busload_api_writes_refused_total on /metrics").isTrue();
+    assertThat(counted.find()).as("busload_api_refused_total{why=no_valid_token} on /metrics").isTrue();
     long lines = captured().stream().filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage()
         .contains("refused for want of a valid API token")).count();
     assertThat(Double.parseDouble(counted.group(1))).isEqualTo(flood);
@@ -171,20 +177,54 @@ class ApiAuthTest {
   }
 
   @Test
-  void load_noFileNoFirstTokenFile_printsTokenOnceAndStoresOnlyItsHash() throws Exception {
+  void open_emptyStoreNoFirstTokenFile_printsAdminTokenOnceAndStoresOnlyItsHash() throws Exception {
     Path file = dir.resolve("other").resolve("tokens");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
+    io.busload.coordinator.store.DatabaseSettings empty = TestDatabase.fresh();
+    try (io.busload.coordinator.store.Database db = io.busload.coordinator.store.Database.open(empty,
+        dir.resolve("other"))) {
+      var store = new io.busload.coordinator.store.ApiTokenStore(db);
+      ApiTokens made = ApiTokens.open(store, file, null, new PrintStream(out, true, StandardCharsets.UTF_8),
+          java.time.Clock.systemUTC());
+      String printed = out.toString(StandardCharsets.UTF_8);
+      String shown = printed.substring(printed.lastIndexOf(' ') + 1).strip();
+      ApiTokens again = ApiTokens.open(store, file, null, new PrintStream(out, true, StandardCharsets.UTF_8),
+          java.time.Clock.systemUTC());
 
-    ApiTokens made = ApiTokens.load(file, null, new PrintStream(out, true, StandardCharsets.UTF_8));
-    String printed = out.toString(StandardCharsets.UTF_8);
-    String shown = printed.substring(printed.lastIndexOf(' ') + 1).strip();
-    ApiTokens again = ApiTokens.load(file, null, new PrintStream(out, true, StandardCharsets.UTF_8));
+      assertThat(shown).hasSize(43); // 32 random bytes, base64url without padding
+      assertThat(made.check("Bearer " + shown)).isEqualTo(new ApiTokens.Valid(
+          new ApiTokens.Caller(ApiTokens.FIRST_NAME, java.util.Set.of(Scope.ADMIN))));
+      assertThat(again.check("Bearer " + shown)).as("read back from the store").isEqualTo(made.check("Bearer " + shown));
+      assertThat(out.toString(StandardCharsets.UTF_8)).as("printed once, not again at the next start")
+          .isEqualTo(printed);
+      assertThat(store.all()).singleElement().satisfies(t -> assertThat(t.sha256()).isEqualTo(ApiTokens.sha256(shown)));
+      assertThat(file).doesNotExist();
+    }
+  }
 
-    assertThat(shown).hasSize(43); // 32 random bytes, base64url without padding
-    assertThat(made.check("Bearer " + shown)).hasValue(ApiTokens.FIRST_NAME);
-    assertThat(again.check("Bearer " + shown)).as("read back from the file").hasValue(ApiTokens.FIRST_NAME);
-    assertThat(out.toString(StandardCharsets.UTF_8)).as("printed once, not again at the next start").isEqualTo(printed);
-    assertThat(Files.readString(file)).doesNotContain(shown);
+  @Test
+  void open_tokensFile_importedOnceAsAdmin_revokedNameNotBroughtBack() throws Exception {
+    Path file = dir.resolve("other").resolve("tokens");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "# old tokens\nci:" + ApiTokens.sha256Hex("ci-secret") + "\n");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (io.busload.coordinator.store.Database db = io.busload.coordinator.store.Database.open(TestDatabase.fresh(),
+        dir.resolve("other"))) {
+      var store = new io.busload.coordinator.store.ApiTokenStore(db);
+      ApiTokens first = ApiTokens.open(store, file, null, new PrintStream(out, true, StandardCharsets.UTF_8),
+          java.time.Clock.systemUTC());
+      assertThat(first.check("Bearer ci-secret")).isEqualTo(new ApiTokens.Valid(
+          new ApiTokens.Caller("ci", java.util.Set.of(Scope.ADMIN))));
+      assertThat(out.size()).as("no first token made: the store holds one").isZero();
+
+      store.revoke("ci", java.time.Instant.now());
+      ApiTokens restarted = ApiTokens.open(store, file, null, new PrintStream(out, true, StandardCharsets.UTF_8),
+          java.time.Clock.systemUTC());
+
+      assertThat(restarted.check("Bearer ci-secret")).as("revoked, and the file does not bring it back")
+          .isEqualTo(new ApiTokens.Unknown());
+      assertThat(out.size()).isZero();
+    }
   }
 
   private void assertUnauthorized(HttpResponse<String> response) {

@@ -4,9 +4,12 @@ import com.vaadin.flow.spring.security.VaadinSecurityConfigurer;
 import io.busload.dashboard.security.ui.LoginView;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
@@ -23,8 +26,16 @@ import org.springframework.security.web.SecurityFilterChain;
 @EnableWebSecurity
 public class SecurityConfiguration {
 
+  /**
+   * Logins go through {@link LoginThrottle} in front of the users file's password check, so repeated wrong passwords
+   * for one user or from one address are refused for a while, saying so on the login page.
+   */
   @Bean
-  SecurityFilterChain filterChain(HttpSecurity http) throws Exception {
+  SecurityFilterChain filterChain(HttpSecurity http, UserDetailsManager users, PasswordEncoder encoder)
+      throws Exception {
+    DaoAuthenticationProvider passwords = new DaoAuthenticationProvider(users);
+    passwords.setPasswordEncoder(encoder);
+    http.authenticationManager(new ProviderManager(new LoginThrottle(passwords, Clock.systemUTC())));
     http.with(VaadinSecurityConfigurer.vaadin(), vaadin -> vaadin.loginView(LoginView.class));
     return http.build();
   }

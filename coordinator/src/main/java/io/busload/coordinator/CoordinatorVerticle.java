@@ -149,7 +149,7 @@ public final class CoordinatorVerticle extends VerticleBase {
           .description("agents heard from within the offline limit").register(metrics);
       Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
           .register(metrics);
-      ResultBatcher batcher = new ResultBatcher(vertx, results, clock, stored -> {
+      ResultBatcher batcher = new ResultBatcher(vertx, results, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
         regressions.check(stored);
       });

@@ -37,20 +37,45 @@ public final class ResultBatcher {
   private final ResultStore store;
   private final Clock clock;
   private final Consumer<List<KernelResult>> onStored;
+  private final MeasuredAtWindow window;
+  private final io.busload.coordinator.logging.LogEvery conflictsLogged =
+      new io.busload.coordinator.logging.LogEvery(java.time.Duration.ofSeconds(10));
   private List<Entry> pending = new ArrayList<>();
   private long timer = -1;
   private int inFlight;
 
-  /** {@code onStored} gets the results that were new, after their acks went out. */
-  public ResultBatcher(Vertx vertx, ResultStore store, Clock clock, Consumer<List<KernelResult>> onStored) {
+  /**
+   * {@code onStored} gets the results that were new, after their acks went out; results are taken only with a
+   * measuredAt inside {@code window} ({@link #outsideWindow}).
+   */
+  public ResultBatcher(Vertx vertx, ResultStore store, Clock clock, MeasuredAtWindow window,
+      Consumer<List<KernelResult>> onStored) {
     this.vertx = vertx;
     this.store = store;
     this.clock = clock;
+    this.window = window;
     this.onStored = onStored;
   }
 
-  /** What a batch did: ids stored for the first time, and results that could not be stored, with why. */
-  record Outcome(Set<UUID> fresh, Map<UUID, String> failed) {}
+  /** {@link MeasuredAtWindow#DEFAULT}. */
+  public ResultBatcher(Vertx vertx, ResultStore store, Clock clock, Consumer<List<KernelResult>> onStored) {
+    this(vertx, store, clock, MeasuredAtWindow.DEFAULT, onStored);
+  }
+
+  /**
+   * Null when {@code result}'s measuredAt is inside the window around the coordinator's clock now, else the refusal
+   * naming how far off it is. Checked before a result is stored, whichever way it came, so that the store makes
+   * month partitions only inside the window.
+   */
+  public String outsideWindow(KernelResult result) {
+    return window.problem(result.measuredAt(), clock.instant());
+  }
+
+  /**
+   * What a batch did: ids stored for the first time, results that could not be stored with why (by id), and results
+   * whose id is stored with other contents, by their place in the batch, with which fields differ.
+   */
+  record Outcome(Set<UUID> fresh, Map<UUID, String> failed, Map<Integer, String> conflicts) {}
 
   /** A result waiting for its batch: the message to ack, the checked record and the JSON it came as (or null). */
   private record Entry(Message<?> message, KernelResult result, byte[] json) {}
@@ -62,7 +87,8 @@ public final class ResultBatcher {
    */
   private Outcome store(List<ResultStore.Incoming> results) {
     try {
-      return new Outcome(store.insertIncoming(results, clock.instant()), Map.of());
+      ResultStore.Outcome stored = store.storeIncoming(results, clock.instant());
+      return new Outcome(stored.fresh(), Map.of(), stored.conflicts());
     } catch (RuntimeException batchFailure) {
       if (results.size() == 1) {
         throw batchFailure;
@@ -71,15 +97,22 @@ public final class ResultBatcher {
           batchFailure.getMessage());
       Set<UUID> fresh = new java.util.HashSet<>();
       Map<UUID, String> failed = new java.util.HashMap<>();
-      for (ResultStore.Incoming r : results) {
+      Map<Integer, String> conflicts = new java.util.HashMap<>();
+      for (int i = 0; i < results.size(); i++) {
+        ResultStore.Incoming r = results.get(i);
         try {
-          fresh.addAll(store.insertIncoming(List.of(r), clock.instant()));
+          ResultStore.Outcome one = store.storeIncoming(List.of(r), clock.instant());
+          fresh.addAll(one.fresh());
+          String conflict = one.conflicts().get(0);
+          if (conflict != null) {
+            conflicts.put(i, conflict);
+          }
         } catch (RuntimeException e) {
           LOG.error("cannot store result {}", r.result().id(), e);
           failed.put(r.result().id(), String.valueOf(e.getMessage()));
         }
       }
-      return new Outcome(fresh, failed);
+      return new Outcome(fresh, failed, conflicts);
     }
   }
 
@@ -152,9 +185,19 @@ public final class ResultBatcher {
       } else {
         Set<UUID> fresh = done.result().fresh();
         Map<UUID, String> failed = done.result().failed();
-        for (Entry e : batch) {
+        Map<Integer, String> conflicts = done.result().conflicts();
+        for (int i = 0; i < batch.size(); i++) {
+          Entry e = batch.get(i);
           String failure = failed.isEmpty() ? null : failed.get(e.result().id());
-          if (failure == null) {
+          String conflict = conflicts.isEmpty() ? null : conflicts.get(i);
+          if (conflict != null) {
+            // A refusal, not a failure: the same result sent again gets the same answer, and the agent keeps it.
+            String reason = "id: result " + e.result().id() + " is stored already with other contents (" + conflict
+                + ")";
+            conflictsLogged.count("conflict", n -> LOG.warn("refused {} result(s) under a taken id, latest: {}", n,
+                reason));
+            e.message().reply(Ack.refused(e.result().id().toString(), reason));
+          } else if (failure == null) {
             e.message().reply(Ack.ok(e.result().id().toString()));
           } else {
             e.message().fail(Intake.STORE_FAILED, "coordinator store failed: " + failure);

@@ -99,6 +99,7 @@ class EmbeddedDatabaseAttackerTest {
     run(List.of("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user));
     try (EmbeddedDatabase database = EmbeddedDatabase.start(data)) {
       String port = database.settings().jdbcUrl().replaceAll("^.*://[^:/]+:(\\d+)/.*$", "$1");
+      assertThat(data.resolve(PRIVATE_FOLDER).resolve(".s.PGSQL." + port)).as("the server's socket").exists();
       List<String> socketDirs = new ArrayList<>(List.of("/tmp", "/var/run/postgresql"));
       socketDirs.add(data.resolve(PRIVATE_FOLDER).toString());
       for (String host : socketDirs) {

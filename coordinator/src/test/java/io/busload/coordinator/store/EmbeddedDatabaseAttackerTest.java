@@ -79,6 +79,28 @@ class EmbeddedDatabaseAttackerTest {
     }
   }
 
+  /** A data folder whose cluster was made with trust and no password: its next start closes it, keeping its rows. */
+  @Test
+  void start_clusterMadeWithoutAPassword_passwordRequiredFromItsNextStartRowsKept(@TempDir Path data) throws Exception {
+    try (io.zonky.test.db.postgres.embedded.EmbeddedPostgres open = io.zonky.test.db.postgres.embedded.EmbeddedPostgres
+        .builder().setDataDirectory(data.resolve("postgres")).setCleanDataDirectory(false).start();
+        Connection c = open.getPostgresDatabase().getConnection()) {
+      c.createStatement().execute("CREATE TABLE kept (id int PRIMARY KEY); INSERT INTO kept VALUES (42)");
+    }
+
+    try (EmbeddedDatabase database = EmbeddedDatabase.start(data)) {
+      DatabaseSettings settings = database.settings();
+
+      assertThatThrownBy(() -> connect(settings, null).close()).isInstanceOf(SQLException.class)
+          .hasMessageContaining("password");
+      try (Connection c = connect(settings, settings.password());
+          java.sql.ResultSet rows = c.createStatement().executeQuery("SELECT id FROM kept")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getInt(1)).isEqualTo(42);
+      }
+    }
+  }
+
   /**
    * Another account on the host, made here with useradd (root only) and removed after, runs the system's psql with
    * no password over TCP and over the socket, where the server puts it and where PostgreSQL puts it by default.

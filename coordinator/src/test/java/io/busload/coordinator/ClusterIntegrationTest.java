@@ -173,7 +173,8 @@ class ClusterIntegrationTest {
   @Test
   void agentOutbox_resultFromAClockAYearAhead_refusedNamingTheSkewKeptInTheOutboxAndLaterTaken() throws Exception {
     Outbox outbox = Outbox.open(dir.resolve("agent-outbox"));
-    KernelResult ahead = Fixtures.result(null, null, "it-agent", GPU, 4, true, Instant.now().plus(Duration.ofDays(366)));
+    KernelResult ahead = Fixtures.result(null, null, "it-agent", GPU, 4, true,
+        Instant.now().plus(Duration.ofDays(366)));
     KernelResult onTime = Fixtures.result(null, null, "it-agent", GPU, 8, true, Instant.now());
     outbox.put(ahead);
     outbox.put(onTime);

@@ -420,19 +420,12 @@ class PushApiTest {
     assertThat(stored()).isEqualTo(2);
   }
 
-  /** {@code result} as it would come from a sender whose clock said {@code measuredAt}: the same id, another time. */
-  static KernelResult at(KernelResult result, Instant measuredAt) {
-    com.fasterxml.jackson.databind.node.ObjectNode tree = JsonCodec.MAPPER.valueToTree(result);
-    tree.put("measuredAt", measuredAt.toString());
-    return JsonCodec.MAPPER.convertValue(tree, KernelResult.class);
-  }
-
   @Test
   void push_idStoredUnderAnotherMeasuredAt_409NamingTheResultAndStoredOnce() throws Exception {
     KernelResult original = standalone(LAB, 1).getFirst();
     assertThat(push("first.json", json(List.of(original))).statusCode()).isEqualTo(201);
     // Another month: the results table's partition key, so only the id's own table can see it is the same id.
-    KernelResult moved = at(original, T.minus(java.time.Duration.ofDays(40)));
+    KernelResult moved = Fixtures.withMeasuredAt(original, T.minus(java.time.Duration.ofDays(40)));
 
     JsonNode problem = refused(push("moved.json", json(List.of(moved))), 409);
 
@@ -446,7 +439,8 @@ class PushApiTest {
 
   @Test
   void push_measuredAtAYearAhead_refusedNamingTheSkewNothingStored() throws Exception {
-    KernelResult ahead = at(standalone(LAB, 1).getFirst(), Instant.now().plus(java.time.Duration.ofDays(366)));
+    KernelResult ahead = Fixtures.withMeasuredAt(standalone(LAB, 1).getFirst(),
+        Instant.now().plus(java.time.Duration.ofDays(366)));
 
     JsonNode problem = refused(push("ahead.json", json(List.of(ahead))), 400);
 
@@ -458,7 +452,7 @@ class PushApiTest {
   @Test
   void eventBus_sameIdAnotherMeasuredAt_refusedNamingTheIdWhileTheSameRecordIsAckedAgain() throws Exception {
     KernelResult original = standalone(LAB, 1).getFirst();
-    KernelResult moved = at(original, T.minus(java.time.Duration.ofDays(40)));
+    KernelResult moved = Fixtures.withMeasuredAt(original, T.minus(java.time.Duration.ofDays(40)));
 
     Ack first = vertx.eventBus().<Ack>request(Addresses.RESULTS, original).await(10, TimeUnit.SECONDS).body();
     Ack again = vertx.eventBus().<Ack>request(Addresses.RESULTS, original).await(10, TimeUnit.SECONDS).body();
@@ -475,7 +469,8 @@ class PushApiTest {
 
   @Test
   void eventBus_measuredAtAYearAhead_refusedNamingTheSkew() throws Exception {
-    KernelResult ahead = at(standalone(LAB, 1).getFirst(), Instant.now().plus(java.time.Duration.ofDays(366)));
+    KernelResult ahead = Fixtures.withMeasuredAt(standalone(LAB, 1).getFirst(),
+        Instant.now().plus(java.time.Duration.ofDays(366)));
 
     Ack ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, ahead).await(10, TimeUnit.SECONDS).body();
 

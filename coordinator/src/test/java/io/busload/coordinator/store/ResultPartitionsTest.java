@@ -97,13 +97,14 @@ class ResultPartitionsTest {
           + "'")).isEqualTo("results_2026_03");
       assertThat(text(c, "SELECT count(*) FROM result_ids")).isEqualTo("1");
       ResultStore store = new ResultStore(db);
-      KernelResult june = moved(march, Instant.parse("2026-06-15T12:00:00Z"));
+      KernelResult june = Fixtures.withMeasuredAt(march, Instant.parse("2026-06-15T12:00:00Z"));
       KernelResult other = Fixtures.result("s1", "r1", "a1", GPU, 8, true, Instant.parse("2026-06-15T12:00:01Z"));
 
       ResultStore.Outcome alone = store.storeIncoming(List.of(new ResultStore.Incoming(june, null)), Instant.now());
       ResultStore.Outcome batch = store.storeIncoming(List.of(new ResultStore.Incoming(other, null),
           new ResultStore.Incoming(march, null), new ResultStore.Incoming(june, null),
-          new ResultStore.Incoming(moved(other, Instant.parse("2026-07-01T00:00:00Z")), null)), Instant.now());
+          new ResultStore.Incoming(Fixtures.withMeasuredAt(other, Instant.parse("2026-07-01T00:00:00Z")), null)),
+          Instant.now());
 
       assertThat(alone.fresh()).isEmpty();
       assertThat(alone.conflicts()).containsExactly(org.assertj.core.api.Assertions.entry(0, "measuredAt differs"));
@@ -113,12 +114,6 @@ class ResultPartitionsTest {
       assertThat(text(c, "SELECT count(*) FROM results")).isEqualTo("2");
       assertThat(text(c, "SELECT count(*) FROM result_ids")).isEqualTo("2");
     }
-  }
-
-  private static KernelResult moved(KernelResult result, Instant measuredAt) {
-    com.fasterxml.jackson.databind.node.ObjectNode tree = JsonCodec.MAPPER.valueToTree(result);
-    tree.put("measuredAt", measuredAt.toString());
-    return JsonCodec.MAPPER.convertValue(tree, KernelResult.class);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.busload.coordinator;
 
+import io.busload.coordinator.fleet.MeasuredAtWindow;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.cluster.ClusterSettings;
 import java.net.InetAddress;
@@ -26,9 +27,11 @@ import org.slf4j.LoggerFactory;
  *     so API tokens never cross the network in clear
  * @param bridgePort the agents' event-bus bridge on {@code cluster.host()}, with mutual TLS when the
  *     cluster has a certificate; {@link #NO_BRIDGE} serves none (agents join the cluster), 0 picks a free port
+ * @param measuredAtWindow how far from the coordinator's clock a result's measuredAt may be for it to be taken
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
-    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
+    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort,
+    MeasuredAtWindow measuredAtWindow) {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorSettings.class);
   public static final int NO_BRIDGE = -1;
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
@@ -42,6 +45,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     Objects.requireNonNull(httpHost, "httpHost");
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(apiTokensFile, "apiTokensFile");
+    Objects.requireNonNull(measuredAtWindow, "measuredAtWindow");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
@@ -54,6 +58,13 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     }
   }
 
+  /** {@link MeasuredAtWindow#DEFAULT}. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+      DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
+    this(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile, restTls, bridgePort,
+        MeasuredAtWindow.DEFAULT);
+  }
+
   /** No bridge: agents join the cluster. */
   public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
       DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls) {
@@ -62,7 +73,12 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
 
   public CoordinatorSettings withBridgePort(int port) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, port);
+        restTls, port, measuredAtWindow);
+  }
+
+  public CoordinatorSettings withMeasuredAtWindow(MeasuredAtWindow window) {
+    return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
+        restTls, bridgePort, window);
   }
 
   /** Plain HTTP for the REST API. */
@@ -89,7 +105,8 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * start), {@code BUSLOAD_ALLOW_PLAIN_HTTP} ({@code 1}: serve plain HTTP on an address other than loopback),
    * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (default 7704; {@code off}: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
    * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
-   * the defaults of docs/contract.md.
+   * the defaults of docs/contract.md. {@code BUSLOAD_MAX_CLOCK_SKEW} (default 24h) and {@code BUSLOAD_MAX_RESULT_AGE}
+   * (default 400d) bound a result's measuredAt ahead of and behind the coordinator's clock ({@link MeasuredAtWindow}).
    */
   public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
       Map<String, String> env, String userHome) {
@@ -110,7 +127,13 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls,
         // Agents reach the fleet through the bridge by default, so every coordinator serves it unless told
         // off (a fleet whose agents all join the cluster).
-        io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE));
+        io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE),
+        new MeasuredAtWindow(duration(env, "BUSLOAD_MAX_CLOCK_SKEW", MeasuredAtWindow.DEFAULT_AHEAD),
+            duration(env, "BUSLOAD_MAX_RESULT_AGE", MeasuredAtWindow.DEFAULT_BEHIND)));
+  }
+
+  private static java.time.Duration duration(Map<String, String> env, String name, java.time.Duration fallback) {
+    return present(env.get(name)) ? MeasuredAtWindow.parse(name, env.get(name)) : fallback;
   }
 
   /**

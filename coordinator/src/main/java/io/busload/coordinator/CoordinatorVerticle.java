@@ -155,7 +155,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
           .register(metrics);
       Refusals refusals = new Refusals(metrics);
-      ResultBatcher batcher = new ResultBatcher(vertx, results, agents, sweeps, refusals, clock, stored -> {
+      ResultBatcher batcher = new ResultBatcher(vertx, results, agents, sweeps, refusals, clock,
+          settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
         regressions.check(stored);
       });

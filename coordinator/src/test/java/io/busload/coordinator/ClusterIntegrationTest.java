@@ -3,6 +3,10 @@ package io.busload.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.agent.cluster.ClusterLink;
+import io.busload.agent.cluster.Delivery;
+import io.busload.agent.cluster.Outbox;
+import io.busload.coordinator.fleet.MeasuredAtWindow;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -12,6 +16,7 @@ import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.testsupport.LoopbackCluster;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -45,6 +50,7 @@ class ClusterIntegrationTest {
   @TempDir Path dir;
   private final DatabaseSettings database = TestDatabase.fresh();
   @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-test");
+  private CoordinatorSettings settings;
   private Coordinator coordinator;
   private Vertx agentVertx;
   private AgentDouble agent;
@@ -54,8 +60,9 @@ class ClusterIntegrationTest {
 
   @BeforeEach
   void start() throws Exception {
-    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
-        cluster.settings(ClusterSettings.COORDINATOR), database)).await(60, TimeUnit.SECONDS);
+    settings = new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
+        cluster.settings(ClusterSettings.COORDINATOR), database);
+    coordinator = Coordinator.start(settings).await(60, TimeUnit.SECONDS);
     cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
     agentVertx = cluster.join(ClusterSettings.AGENT);
     agentVertx.eventBus().<KernelResult>consumer(Addresses.LIVE_RESULTS, m -> live.add(m.body()))
@@ -155,6 +162,56 @@ class ClusterIntegrationTest {
     assertThat(ack.id()).isEqualTo(newer.id().toString());
     assertThat(ack.reason()).isEqualTo("schema version 2 is newer than 1");
     assertThat(storedIds(Set.of(newer.id()))).isEmpty();
+  }
+
+  /**
+   * An agent whose clock is a year ahead: what it measured is refused naming the skew, and stays in its outbox (only
+   * an ok ack deletes an outbox file, as the agent's own delivery does), while its results measured at a right time
+   * go on; no month partition is made for the wrong time. Once the operator widens the limit, the kept result is
+   * delivered from the outbox as the agent does at its next start: nothing was lost.
+   */
+  @Test
+  void agentOutbox_resultFromAClockAYearAhead_refusedNamingTheSkewKeptInTheOutboxAndLaterTaken() throws Exception {
+    Outbox outbox = Outbox.open(dir.resolve("agent-outbox"));
+    KernelResult ahead = Fixtures.result(null, null, "it-agent", GPU, 4, true,
+        Instant.now().plus(Duration.ofDays(366)));
+    KernelResult onTime = Fixtures.result(null, null, "it-agent", GPU, 8, true, Instant.now());
+    outbox.put(ahead);
+    outbox.put(onTime);
+
+    Throwable refused = deliver(outbox, ahead).transform(done -> Future.succeededFuture(done.cause()))
+        .await(30, TimeUnit.SECONDS);
+    deliver(outbox, onTime).await(30, TimeUnit.SECONDS);
+
+    assertThat(refused).isInstanceOf(Delivery.Refused.class)
+        .hasMessageStartingWith("measuredAt: " + ahead.measuredAt() + " is 365 d ahead of the coordinator's clock;"
+            + " the limit is 24 h");
+    assertThat(outbox.pending()).extracting(KernelResult::id).containsExactly(ahead.id());
+    assertThat(storedIds(Set.of(ahead.id(), onTime.id()))).containsExactly(onTime.id());
+    String aheadMonth = "results_" + java.time.format.DateTimeFormatter.ofPattern("yyyy_MM")
+        .format(ahead.measuredAt().atOffset(java.time.ZoneOffset.UTC));
+    try (Connection c = DriverManager.getConnection(database.jdbcUrl(), database.user(), database.password())) {
+      assertThat(TestDatabase.first(c, "SELECT count(*) FROM pg_partition_tree('results') WHERE relid::text = '"
+          + aheadMonth + "'")).as("no partition for the refused month").isEqualTo("0");
+    }
+
+    coordinator.stop().await(30, TimeUnit.SECONDS);
+    coordinator = Coordinator.start(settings.withMeasuredAtWindow(new MeasuredAtWindow(Duration.ofDays(400),
+        MeasuredAtWindow.DEFAULT_BEHIND))).await(60, TimeUnit.SECONDS);
+    for (KernelResult kept : outbox.pending()) {
+      deliver(outbox, kept).await(30, TimeUnit.SECONDS);
+    }
+
+    assertThat(outbox.pending()).isEmpty();
+    assertThat(storedIds(Set.of(ahead.id(), onTime.id()))).containsExactlyInAnyOrder(ahead.id(), onTime.id());
+  }
+
+  /** As the agent delivers a result: until an ack names it, then its outbox file goes; a refusal keeps the file. */
+  private Future<Boolean> deliver(Outbox outbox, KernelResult result) {
+    Delivery delivery = new Delivery(agentVertx, new ClusterLink(agentVertx), Duration.ofSeconds(10));
+    return delivery.enqueue(Addresses.RESULTS, result, result.id().toString(), true)
+        .compose(acked -> agentVertx.executeBlocking(() -> outbox.remove(result.id()), false))
+        .onComplete(done -> delivery.close());
   }
 
   @Test

@@ -3,7 +3,10 @@ package io.busload.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.busload.coordinator.fleet.MeasuredAtWindow;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +61,33 @@ class CoordinatorSettingsTest {
     assertThat(defaults.firstApiTokenFile()).as("printed once on stdout").isNull();
     assertThat(fromEnv.apiTokensFile()).isEqualTo(Path.of("/etc/busload/api-tokens"));
     assertThat(fromEnv.firstApiTokenFile()).isEqualTo(Path.of("/run/first"));
+  }
+
+  @Test
+  void resolve_measuredAtWindow_defaultsOrFromEnvironmentAndBadValueNamesTheVariable() {
+    CoordinatorSettings defaults = CoordinatorSettings.resolve(null, null, null, Map.of(), "/h");
+    CoordinatorSettings fromEnv = CoordinatorSettings.resolve(null, null, null,
+        Map.of("BUSLOAD_MAX_CLOCK_SKEW", "90min", "BUSLOAD_MAX_RESULT_AGE", "P30D"), "/h");
+
+    assertThat(defaults.measuredAtWindow()).isEqualTo(new MeasuredAtWindow(Duration.ofHours(24), Duration.ofDays(400)));
+    assertThat(fromEnv.measuredAtWindow()).isEqualTo(new MeasuredAtWindow(Duration.ofMinutes(90), Duration.ofDays(30)));
+    assertThatThrownBy(() -> CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_MAX_CLOCK_SKEW", "a day"),
+        "/h")).hasMessage("BUSLOAD_MAX_CLOCK_SKEW: a duration such as 24h, 90min or 400d, not 'a day'");
+  }
+
+  @Test
+  void measuredAtWindow_aheadOrBehindTheLimit_namesHowFarAndTheLimit() {
+    Instant now = Instant.parse("2026-11-27T10:00:00Z");
+    MeasuredAtWindow window = MeasuredAtWindow.DEFAULT;
+
+    assertThat(window.problem(now.plus(Duration.ofHours(23)), now)).isNull();
+    assertThat(window.problem(now.minus(Duration.ofDays(399)), now)).isNull();
+    assertThat(window.problem(Instant.parse("2027-11-27T10:00:00Z"), now)).isEqualTo("measuredAt:"
+        + " 2027-11-27T10:00:00Z is 365 d ahead of the coordinator's clock; the limit is 24 h (BUSLOAD_MAX_CLOCK_SKEW):"
+        + " is the sender's clock set?");
+    assertThat(window.problem(now.plus(Duration.ofMinutes(1500)), now)).contains("is 25 h ahead");
+    assertThat(window.problem(Instant.parse("2000-01-01T00:00:00Z"), now)).isEqualTo("measuredAt:"
+        + " 2000-01-01T00:00:00Z is 9827 d behind the coordinator's clock; the limit is 400 d (BUSLOAD_MAX_RESULT_AGE)");
   }
 
   @Test

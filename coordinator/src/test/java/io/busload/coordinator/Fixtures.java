@@ -62,4 +62,11 @@ public final class Fixtures {
         r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(), r.bytesRead(),
         r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
   }
+
+  /** {@code result} as a sender whose clock said {@code measuredAt} would send it: the same id, another time. */
+  public static KernelResult withMeasuredAt(KernelResult result, Instant measuredAt) {
+    com.fasterxml.jackson.databind.node.ObjectNode tree = io.busload.protocol.JsonCodec.MAPPER.valueToTree(result);
+    tree.put("measuredAt", measuredAt.toString());
+    return io.busload.protocol.JsonCodec.MAPPER.convertValue(tree, KernelResult.class);
+  }
 }

@@ -41,6 +41,9 @@ public final class ResultBatcher {
   private final Consumer<List<KernelResult>> onStored;
   private final ResultOwnership ownership;
   private final Refusals refusals;
+  private final MeasuredAtWindow window;
+  private final io.busload.coordinator.logging.LogEvery conflictsLogged =
+      new io.busload.coordinator.logging.LogEvery(java.time.Duration.ofSeconds(10));
   private List<Entry> pending = new ArrayList<>();
   private long timer = -1;
   private int inFlight;
@@ -48,22 +51,41 @@ public final class ResultBatcher {
   /**
    * {@code onStored} gets the results that were new, after their acks went out. Each agent's result is stored only
    * where it is the agent's own ({@link ResultOwnership}); the rest are refused and counted in {@code refusals}.
+   * Results are taken only with a measuredAt inside {@code window} ({@link #outsideWindow}).
    */
   public ResultBatcher(Vertx vertx, ResultStore store, AgentStore agents, SweepStore sweeps, Refusals refusals,
-      Clock clock, Consumer<List<KernelResult>> onStored) {
+      Clock clock, MeasuredAtWindow window, Consumer<List<KernelResult>> onStored) {
     this.vertx = vertx;
     this.store = store;
     this.clock = clock;
+    this.window = window;
     this.onStored = onStored;
     this.ownership = new ResultOwnership(agents, sweeps);
     this.refusals = refusals;
   }
 
+  /** {@link MeasuredAtWindow#DEFAULT}. */
+  public ResultBatcher(Vertx vertx, ResultStore store, AgentStore agents, SweepStore sweeps, Refusals refusals,
+      Clock clock, Consumer<List<KernelResult>> onStored) {
+    this(vertx, store, agents, sweeps, refusals, clock, MeasuredAtWindow.DEFAULT, onStored);
+  }
+
   /**
-   * What a batch did: ids stored for the first time, results that could not be stored, with why, and results
-   * refused for naming what is not their agent's.
+   * Null when {@code result}'s measuredAt is inside the window around the coordinator's clock now, else the refusal
+   * naming how far off it is. Checked before a result is stored, whichever way it came, so that the store makes
+   * month partitions only inside the window.
    */
-  record Outcome(Set<UUID> fresh, Map<UUID, String> failed, Map<UUID, ResultOwnership.Refused> refused) {}
+  public String outsideWindow(KernelResult result) {
+    return window.problem(result.measuredAt(), clock.instant());
+  }
+
+  /**
+   * What a batch did: ids stored for the first time, results that could not be stored with why (by id), results
+   * refused for naming what is not their agent's (by id), and results whose id is stored with other contents, by
+   * their place in the batch, with which fields differ.
+   */
+  record Outcome(Set<UUID> fresh, Map<UUID, String> failed, Map<UUID, ResultOwnership.Refused> refused,
+      Map<Integer, String> conflicts) {}
 
   /** A result waiting for its batch: the message to ack, the checked record and the JSON it came as (or null). */
   private record Entry(Message<?> message, KernelResult result, byte[] json) {}
@@ -76,13 +98,20 @@ public final class ResultBatcher {
   private Outcome store(List<ResultStore.Incoming> incoming) {
     Map<UUID, ResultOwnership.Refused> refused = ownership.refused(incoming.stream().map(ResultStore.Incoming::result)
         .toList());
-    List<ResultStore.Incoming> results = refused.isEmpty() ? incoming
-        : incoming.stream().filter(r -> !refused.containsKey(r.result().id())).toList();
+    List<ResultStore.Incoming> results = new ArrayList<>(incoming.size());
+    List<Integer> places = new ArrayList<>(incoming.size());
+    for (int i = 0; i < incoming.size(); i++) {
+      if (!refused.containsKey(incoming.get(i).result().id())) {
+        results.add(incoming.get(i));
+        places.add(i);
+      }
+    }
     if (results.isEmpty()) {
-      return new Outcome(Set.of(), Map.of(), refused);
+      return new Outcome(Set.of(), Map.of(), refused, Map.of());
     }
     try {
-      return new Outcome(store.insertIncoming(results, clock.instant()), Map.of(), refused);
+      ResultStore.Outcome stored = store.storeIncoming(results, clock.instant());
+      return new Outcome(stored.fresh(), Map.of(), refused, batchPlaces(stored.conflicts(), places));
     } catch (RuntimeException batchFailure) {
       if (results.size() == 1) {
         throw batchFailure;
@@ -91,16 +120,33 @@ public final class ResultBatcher {
           batchFailure.getMessage());
       Set<UUID> fresh = new java.util.HashSet<>();
       Map<UUID, String> failed = new java.util.HashMap<>();
-      for (ResultStore.Incoming r : results) {
+      Map<Integer, String> conflicts = new java.util.HashMap<>();
+      for (int i = 0; i < results.size(); i++) {
+        ResultStore.Incoming r = results.get(i);
         try {
-          fresh.addAll(store.insertIncoming(List.of(r), clock.instant()));
+          ResultStore.Outcome one = store.storeIncoming(List.of(r), clock.instant());
+          fresh.addAll(one.fresh());
+          String conflict = one.conflicts().get(0);
+          if (conflict != null) {
+            conflicts.put(i, conflict);
+          }
         } catch (RuntimeException e) {
           LOG.error("cannot store result {}", r.result().id(), e);
           failed.put(r.result().id(), String.valueOf(e.getMessage()));
         }
       }
-      return new Outcome(fresh, failed, refused);
+      return new Outcome(fresh, failed, refused, batchPlaces(conflicts, places));
     }
+  }
+
+  /** Conflicts found by place among the results stored, by their place in the whole batch instead. */
+  private static Map<Integer, String> batchPlaces(Map<Integer, String> conflicts, List<Integer> places) {
+    if (conflicts.isEmpty()) {
+      return Map.of();
+    }
+    Map<Integer, String> inBatch = new java.util.HashMap<>();
+    conflicts.forEach((place, why) -> inBatch.put(places.get(place), why));
+    return inBatch;
   }
 
   /**
@@ -173,14 +219,24 @@ public final class ResultBatcher {
         Set<UUID> fresh = done.result().fresh();
         Map<UUID, String> failed = done.result().failed();
         Map<UUID, ResultOwnership.Refused> refused = done.result().refused();
-        for (Entry e : batch) {
+        Map<Integer, String> conflicts = done.result().conflicts();
+        for (int i = 0; i < batch.size(); i++) {
+          Entry e = batch.get(i);
           String failure = failed.isEmpty() ? null : failed.get(e.result().id());
           ResultOwnership.Refused notOwn = refused.isEmpty() ? null : refused.get(e.result().id());
+          String conflict = conflicts.isEmpty() ? null : conflicts.get(i);
           if (notOwn != null) {
             refusals.trespass(notOwn.agentId(), notOwn.reason(), notOwn.detail());
             if (e.message().replyAddress() != null) {
               e.message().reply(Ack.refused(e.result().id().toString(), notOwn.detail()));
             }
+          } else if (conflict != null) {
+            // A refusal, not a failure: the same result sent again gets the same answer, and the agent keeps it.
+            String reason = "id: result " + e.result().id() + " is stored already with other contents (" + conflict
+                + ")";
+            conflictsLogged.count("conflict", n -> LOG.warn("refused {} result(s) under a taken id, latest: {}", n,
+                reason));
+            e.message().reply(Ack.refused(e.result().id().toString(), reason));
           } else if (failure == null) {
             e.message().reply(Ack.ok(e.result().id().toString()));
           } else {

@@ -1,11 +1,10 @@
 package io.busload.coordinator.push;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.store.Pushes;
+import io.busload.coordinator.store.ResultDifference;
 import io.busload.coordinator.store.ResultStore;
-import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Origin;
 import io.vertx.core.Future;
@@ -14,13 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -88,7 +85,7 @@ public final class Pushing {
     // every reader sees.
     Origin origin = new Origin(Origin.PUSHED, pushId.toString(), source.token(), source.host(), source.file(), null,
         now);
-    List<PushedFile.Row> rows = checked(file);
+    List<PushedFile.Row> rows = checked(file, announcer::outsideWindow);
     Filing filing = new Filing(rows, origin);
     Map<UUID, PushedFile.Row> byId = new HashMap<>();
     rows.forEach(row -> byId.put(row.result().id(), row));
@@ -112,16 +109,21 @@ public final class Pushing {
   }
 
   /**
-   * Every row through the event bus's checks, then the file against itself: a result given twice with the same
+   * Every row through the event bus's checks (measuredAt inside the window around the coordinator's clock
+   * included), then the file against itself: a result given twice with the same
    * contents is stored once, with other contents it is a conflict. The rows to store, in file order.
    */
-  private static List<PushedFile.Row> checked(PushedFile file) {
+  private static List<PushedFile.Row> checked(PushedFile file,
+      java.util.function.Function<KernelResult, String> window) {
     Map<UUID, PushedFile.Row> seen = new HashMap<>();
     List<PushedFile.Row> unique = new ArrayList<>();
     for (PushedFile.Row row : file.rows()) {
       // A file exported from a coordinator that took it by push says so; this coordinator says where it got it.
       KernelResult result = row.result().withOrigin(null);
       String problem = Intake.checkResult(result);
+      if (problem == null) {
+        problem = window.apply(result);
+      }
       if (problem != null) {
         String field = field(problem);
         PushedFile.Place place = file.place(row, field);
@@ -219,20 +221,7 @@ public final class Pushing {
    * {@code stride=4} as an int, its CSV as a long.
    */
   static String difference(KernelResult file, KernelResult other) {
-    JsonNode a = JsonCodec.MAPPER.valueToTree(comparable(file, file));
-    JsonNode b = JsonCodec.MAPPER.valueToTree(comparable(other, file));
-    Set<String> names = new TreeSet<>();
-    a.fieldNames().forEachRemaining(names::add);
-    b.fieldNames().forEachRemaining(names::add);
-    List<String> differ = new ArrayList<>();
-    for (String name : names) {
-      JsonNode x = a.get(name);
-      JsonNode y = b.get(name);
-      if (x == null || y == null ? x != y : !x.equals(BY_VALUE, y)) {
-        differ.add(name);
-      }
-    }
-    return differ.isEmpty() ? null : String.join(", ", differ) + (differ.size() == 1 ? " differs" : " differ");
+    return ResultDifference.between(comparable(file, file), comparable(other, file));
   }
 
   private static KernelResult comparable(KernelResult r, KernelResult file) {
@@ -242,12 +231,4 @@ public final class Pushing {
     }
     return file.sweepId() == null ? plain.withRun(plain.runId(), null) : plain;
   }
-
-  private static final Comparator<JsonNode> BY_VALUE = (x, y) -> {
-    if (x.isNumber() && y.isNumber()) {
-      return x.isIntegralNumber() && y.isIntegralNumber() ? x.bigIntegerValue().compareTo(y.bigIntegerValue())
-          : Double.compare(x.doubleValue(), y.doubleValue());
-    }
-    return x.equals(y) ? 0 : 1;
-  };
 }

@@ -28,7 +28,25 @@ import java.util.UUID;
  * ingest on two cores).
  */
 final class ResultColumns {
-  static final String INSERT = "INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
+  static final String INSERT = "WITH p AS (SELECT ?::timestamptz AS stored_at, ?::float8[] AS samples),"
+      + " t AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+      + " ?::text[], ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
+      + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
+      + " ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::text[], ?::text[],"
+      + " ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[])"
+      + " WITH ORDINALITY AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
+      + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
+      + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
+      + " last_sample, result_json, method, origin, status, held_samples, unheld_samples, retimed_samples,"
+      + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz, mem_clock_max_mhz,"
+      + " throttle_reasons, throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes,"
+      + " n)),"
+      // The first of each id in the batch; the caller compares the others with what is stored (ResultStore).
+      + " f AS (SELECT DISTINCT ON (id) * FROM t ORDER BY id, n),"
+      // An id is taken once whatever its measured_at (V10): only an id new to result_ids is stored.
+      + " fresh AS (INSERT INTO result_ids (id, measured_at) SELECT id, measured_at::timestamptz FROM f"
+      + " ON CONFLICT DO NOTHING RETURNING id)"
+      + " INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
       + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
       + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
       + " agent_version, fatbin_hash, samples, result_json, method, origin, status, held_samples, unheld_samples,"
@@ -37,26 +55,15 @@ final class ResultColumns {
       + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes)"
       + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
-      + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, ?, t.model, t.theoretical_peak,"
-      + " t.driver_version, t.agent_version, t.fatbin_hash, (?::float8[])[t.first_sample:t.last_sample],"
+      + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, p.stored_at, t.model, t.theoretical_peak,"
+      + " t.driver_version, t.agent_version, t.fatbin_hash, p.samples[t.first_sample:t.last_sample],"
       + " t.result_json, t.method, t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
       + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.mem_clock_min_mhz,"
       + " t.mem_clock_max_mhz, t.throttle_reasons,"
       + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes"
-      + " FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
-      + " ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
-      + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
-      + " ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::text[], ?::text[],"
-      + " ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[])"
-      + " AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
-      + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-      + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
-      + " last_sample, result_json, method, origin, status, held_samples, unheld_samples, retimed_samples,"
-      + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz, mem_clock_max_mhz,"
-      + " throttle_reasons,"
-      + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes)"
-      // No conflict target: the key is (id, measured_at) since results are partitioned by month (V8), and a
-      // redelivered result carries both unchanged.
+      + " FROM f AS t JOIN fresh USING (id) CROSS JOIN p"
+      // A row under the id cannot be there once result_ids took it; kept so that a store repaired by hand stays
+      // idempotent.
       + " ON CONFLICT DO NOTHING RETURNING id";
 
   /** Makes the month partitions of {@link #months()} that are missing (V8's function; a no-op once they exist). */

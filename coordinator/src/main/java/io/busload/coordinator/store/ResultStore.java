@@ -3,6 +3,7 @@ package io.busload.coordinator.store;
 import static io.busload.coordinator.store.Database.instant;
 import static io.busload.coordinator.store.Database.timestamp;
 
+import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,16 +11,20 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
 /**
  * Results with their samples (and, for profiled ones, their {@link ResultCounters}). A result is never changed
- * once stored: every insert skips an id that is stored already ({@code ON CONFLICT DO NOTHING}), so a redelivered
- * result (its ack was lost) is the same measurement and the first copy wins.
+ * once stored: every insert skips an id that is stored already, whatever the measuredAt it comes with (the id is
+ * taken in result_ids, which is not partitioned by time), so a redelivered result (its ack was lost) is stored once
+ * and the first copy wins; {@link #storeIncoming} also says which results came under a taken id with other
+ * contents.
  */
 public final class ResultStore {
   private final Database db;
@@ -56,6 +61,66 @@ public final class ResultStore {
   public Set<UUID> insertIncoming(List<Incoming> results, Instant now) {
     ResultColumns columns = new ResultColumns(results);
     return db.inTransaction(c -> insertColumns(c, columns, now));
+  }
+
+  /**
+   * What storing a batch did: the ids stored now, and every result of the batch (by its place in it) whose id is
+   * stored with other contents, with which fields differ. Those were not stored; the rest of the batch was.
+   */
+  public record Outcome(Set<UUID> fresh, Map<Integer, String> conflicts) {}
+
+  /**
+   * {@link #insertIncoming}, and each result whose id was not new compared with the stored one in the same
+   * transaction: the same record again (a sender that lost its ack) is no conflict, anything else is. A second result
+   * of the batch under an id of the batch is compared with the first.
+   */
+  public Outcome storeIncoming(List<Incoming> results, Instant now) {
+    ResultColumns columns = new ResultColumns(results);
+    return db.inTransaction(c -> {
+      Set<UUID> fresh = insertColumns(c, columns, now);
+      return new Outcome(fresh, conflicts(c, columns.records, fresh));
+    });
+  }
+
+  /**
+   * Read after the insert, in its transaction: a concurrent batch holding the same id has committed by then (the
+   * insert into result_ids waited for it), so two results of different contents under one id cannot both pass.
+   */
+  private static Map<Integer, String> conflicts(Connection c, List<KernelResult> records, Set<UUID> fresh)
+      throws SQLException {
+    Set<UUID> seen = new HashSet<>();
+    List<Integer> repeats = new ArrayList<>();
+    for (int i = 0; i < records.size(); i++) {
+      UUID id = records.get(i).id();
+      if (!seen.add(id) || !fresh.contains(id)) {
+        repeats.add(i);
+      }
+    }
+    if (repeats.isEmpty()) {
+      return Map.of();
+    }
+    Map<UUID, KernelResult> stored = new HashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT id, result_json FROM results WHERE id = ANY(?::uuid[])")) {
+      s.setArray(1, c.createArrayOf("uuid", repeats.stream().map(i -> records.get(i).id()).distinct().toArray()));
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          stored.put(rs.getObject(1, UUID.class),
+              JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(2)), KernelResult.class));
+        }
+      }
+    }
+    Map<Integer, String> conflicts = new HashMap<>();
+    for (int i : repeats) {
+      KernelResult incoming = records.get(i);
+      KernelResult existing = stored.get(incoming.id());
+      // Where the coordinator got a result is its own note, not part of the measurement.
+      String different = existing == null ? "its id is taken but no result is stored under it"
+          : ResultDifference.between(incoming.withOrigin(null), existing.withOrigin(null));
+      if (different != null) {
+        conflicts.put(i, different);
+      }
+    }
+    return conflicts;
   }
 
   /** {@link #insertIncoming} within the caller's transaction (a pushed file is stored in one). */

@@ -421,6 +421,66 @@ class PushApiTest {
   }
 
   @Test
+  void push_idStoredUnderAnotherMeasuredAt_409NamingTheResultAndStoredOnce() throws Exception {
+    KernelResult original = standalone(LAB, 1).getFirst();
+    assertThat(push("first.json", json(List.of(original))).statusCode()).isEqualTo(201);
+    // Another month: the results table's partition key, so only the id's own table can see it is the same id.
+    KernelResult moved = Fixtures.withMeasuredAt(original, T.minus(java.time.Duration.ofDays(40)));
+
+    JsonNode problem = refused(push("moved.json", json(List.of(moved))), 409);
+
+    assertThat(problem.get("resultId").asText()).isEqualTo(original.id().toString());
+    assertThat(problem.get("detail").asText()).endsWith("result " + original.id()
+        + " is stored already with other contents (measuredAt differs)");
+    assertThat(stored()).isEqualTo(1);
+    assertThat(Http.json(http.get("/api/results")).get(0).get("measuredAt").asText())
+        .isEqualTo(original.measuredAt().toString());
+  }
+
+  @Test
+  void push_measuredAtAYearAhead_refusedNamingTheSkewNothingStored() throws Exception {
+    KernelResult ahead = Fixtures.withMeasuredAt(standalone(LAB, 1).getFirst(),
+        Instant.now().plus(java.time.Duration.ofDays(366)));
+
+    JsonNode problem = refused(push("ahead.json", json(List.of(ahead))), 400);
+
+    assertThat(problem.get("detail").asText()).contains("measuredAt", "is 365 d ahead of the coordinator's clock;"
+        + " the limit is 24 h");
+    assertNothingStored();
+  }
+
+  @Test
+  void eventBus_sameIdAnotherMeasuredAt_refusedNamingTheIdWhileTheSameRecordIsAckedAgain() throws Exception {
+    KernelResult original = standalone(LAB, 1).getFirst();
+    KernelResult moved = Fixtures.withMeasuredAt(original, T.minus(java.time.Duration.ofDays(40)));
+
+    Ack first = vertx.eventBus().<Ack>request(Addresses.RESULTS, original).await(10, TimeUnit.SECONDS).body();
+    Ack again = vertx.eventBus().<Ack>request(Addresses.RESULTS, original).await(10, TimeUnit.SECONDS).body();
+    Ack other = vertx.eventBus().<Ack>request(Addresses.RESULTS, moved).await(10, TimeUnit.SECONDS).body();
+
+    assertThat(first.ok()).isTrue();
+    assertThat(again.ok()).as("the same record resent (its ack was lost) is acked as stored").isTrue();
+    assertThat(other.ok()).isFalse();
+    assertThat(other.id()).isEqualTo(original.id().toString());
+    assertThat(other.reason()).isEqualTo("id: result " + original.id()
+        + " is stored already with other contents (measuredAt differs)");
+    assertThat(stored()).isEqualTo(1);
+  }
+
+  @Test
+  void eventBus_measuredAtAYearAhead_refusedNamingTheSkew() throws Exception {
+    KernelResult ahead = Fixtures.withMeasuredAt(standalone(LAB, 1).getFirst(),
+        Instant.now().plus(java.time.Duration.ofDays(366)));
+
+    Ack ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, ahead).await(10, TimeUnit.SECONDS).body();
+
+    assertThat(ack.ok()).isFalse();
+    assertThat(ack.reason()).startsWith("measuredAt: " + ahead.measuredAt() + " is 365 d ahead of the coordinator's"
+        + " clock; the limit is 24 h");
+    assertThat(stored()).isZero();
+  }
+
+  @Test
   void push_wrongOrNoToken_401AndNothingStored() throws Exception {
     String file = json(standalone(LAB, 2));
 

@@ -235,6 +235,38 @@ class AgentBridgeTest {
     assertThat(frames).noneMatch(f -> f.contains("\"rec\""));
   }
 
+  /**
+   * Through the bridge as on the bus: a result's id names one measurement. The same record again is acked; the same
+   * id under another measuredAt is refused naming the id, and a measuredAt a year ahead is refused naming the skew.
+   */
+  @Test
+  void agentCertificate_sameIdAnotherTimeOrAYearAhead_refusedNamingTheIdOrTheSkew() throws Exception {
+    // No hello: the other tests need bridge-a2 to be no fleet agent; results are taken from a certificate's agent.
+    DeviceInfo gpu = Fixtures.gpu("bridge-a2", 7);
+    BridgeClient agent = connected("agent-bridge-a2", ClusterSettings.AGENT);
+    KernelResult result = Fixtures.result(null, null, "bridge-a2", gpu, 3, true, Instant.now());
+    KernelResult moved = Fixtures.withMeasuredAt(result,
+        result.measuredAt().minus(Duration.ofDays(40)));
+    KernelResult ahead = Fixtures.result(null, null, "bridge-a2", gpu, 5, true,
+        Instant.now().plus(Duration.ofDays(366)));
+
+    Ack first = ack(agent, Addresses.BRIDGE_RESULTS, BridgeJson.toJson(result));
+    Ack again = ack(agent, Addresses.BRIDGE_RESULTS, BridgeJson.toJson(result));
+    Ack other = ack(agent, Addresses.BRIDGE_RESULTS, BridgeJson.toJson(moved));
+    Ack skewed = ack(agent, Addresses.BRIDGE_RESULTS, BridgeJson.toJson(ahead));
+
+    assertThat(first.ok()).as(first.reason()).isTrue();
+    assertThat(again.ok()).as(again.reason()).isTrue();
+    assertThat(other.ok()).isFalse();
+    assertThat(other.reason()).isEqualTo("id: result " + result.id()
+        + " is stored already with other contents (measuredAt differs)");
+    assertThat(skewed.ok()).isFalse();
+    assertThat(skewed.reason()).contains("is 365 d ahead of the coordinator's clock; the limit is 24 h");
+    JsonNode stored = Http.json(new Http(coordinator.httpPort()).get("/api/results?device=" + gpu.id()));
+    assertThat(stored).hasSize(1);
+    assertThat(stored.get(0).get("measuredAt").asText()).isEqualTo(result.measuredAt().toString());
+  }
+
   // ---- helpers
 
   private Vertx client() {

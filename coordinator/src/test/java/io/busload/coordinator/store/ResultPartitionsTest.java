@@ -72,6 +72,51 @@ class ResultPartitionsTest {
     }
   }
 
+  /**
+   * V8's key (id, measured_at) let the same id in twice under two months. V10 keeps the copy stored first (the one
+   * its sender was acked for), takes its id in result_ids, and from then on the id is refused under any other time
+   * in any month, in a batch or alone, while the same record again is no conflict.
+   */
+  @Test
+  void migrationV10_idStoredUnderTwoMonths_firstKeptAndTheIdTakenAcrossPartitions() throws Exception {
+    DatabaseSettings settings = TestDatabase.fresh();
+    KernelResult march = Fixtures.result("s1", "r1", "a1", GPU, 4, true, Instant.parse("2026-03-31T23:59:59.5Z"));
+    try (Database old = Database.open(settings, NO_DATA_DIR, "6"); Connection c = connect(settings)) {
+      insertAsV6(c, march);
+    }
+    try (Database v9 = Database.open(settings, NO_DATA_DIR, "9"); Connection c = connect(settings)) {
+      c.createStatement().execute("CREATE TEMP TABLE again AS SELECT * FROM results");
+      c.createStatement().execute("UPDATE again SET measured_at = measured_at + INTERVAL '40 days',"
+          + " stored_at = stored_at + INTERVAL '1 hour'");
+      c.createStatement().execute("SELECT results_partition_for(measured_at) FROM again");
+      c.createStatement().execute("INSERT INTO results SELECT * FROM again");
+      assertThat(text(c, "SELECT count(*) FROM results WHERE id = '" + march.id() + "'")).isEqualTo("2");
+    }
+
+    try (Database db = Database.open(settings, NO_DATA_DIR); Connection c = connect(settings)) {
+      assertThat(text(c, "SELECT string_agg(tableoid::regclass::text, ',') FROM results WHERE id = '" + march.id()
+          + "'")).isEqualTo("results_2026_03");
+      assertThat(text(c, "SELECT count(*) FROM result_ids")).isEqualTo("1");
+      ResultStore store = new ResultStore(db);
+      KernelResult june = Fixtures.withMeasuredAt(march, Instant.parse("2026-06-15T12:00:00Z"));
+      KernelResult other = Fixtures.result("s1", "r1", "a1", GPU, 8, true, Instant.parse("2026-06-15T12:00:01Z"));
+
+      ResultStore.Outcome alone = store.storeIncoming(List.of(new ResultStore.Incoming(june, null)), Instant.now());
+      ResultStore.Outcome batch = store.storeIncoming(List.of(new ResultStore.Incoming(other, null),
+          new ResultStore.Incoming(march, null), new ResultStore.Incoming(june, null),
+          new ResultStore.Incoming(Fixtures.withMeasuredAt(other, Instant.parse("2026-07-01T00:00:00Z")), null)),
+          Instant.now());
+
+      assertThat(alone.fresh()).isEmpty();
+      assertThat(alone.conflicts()).containsExactly(org.assertj.core.api.Assertions.entry(0, "measuredAt differs"));
+      assertThat(batch.fresh()).containsExactly(other.id());
+      assertThat(batch.conflicts()).as("the same record again is no conflict; another time is, in the batch too")
+          .containsOnlyKeys(2, 3);
+      assertThat(text(c, "SELECT count(*) FROM results")).isEqualTo("2");
+      assertThat(text(c, "SELECT count(*) FROM result_ids")).isEqualTo("2");
+    }
+  }
+
   @Test
   void resultJson_packed_comesBackByteForByteAndSmaller() {
     byte[] json = JsonCodec.toJson(Fixtures.result("s1", "r1", "a1", GPU, 16, true, Instant.now()));

@@ -22,7 +22,9 @@ final class FleetCerts {
 
   /** {@code ./busload certs --out out args...}; fails the test with the command's output if it fails. */
   static Path issue(Path out, String... args) {
-    List<String> command = new ArrayList<>(List.of("--out", out.toString()));
+    // The CA's password beside the directory, not in it, as an operator keeps it.
+    List<String> command = new ArrayList<>(List.of("--out", out.toString(), "--ca-password-file",
+        caPasswordFile(out).toString()));
     command.addAll(List.of(args));
     StringWriter output = new StringWriter();
     CommandLine certs = CertsCommand.commandLine();
@@ -32,10 +34,15 @@ final class FleetCerts {
     return out;
   }
 
-  /** Every password file under {@code out}: the CA's and each member's. */
+  static Path caPasswordFile(Path out) {
+    return out.resolveSibling(out.getFileName() + "-ca-password");
+  }
+
+  /** Every password of the fleet in {@code out}: the CA's (kept beside {@code out}) and each member's. */
   static List<String> passwords(Path out) throws IOException {
-    try (Stream<Path> files = Files.walk(out)) {
-      return files.filter(f -> f.getFileName().toString().equals("password")).map(f -> {
+    Path caPassword = caPasswordFile(out);
+    try (Stream<Path> files = Stream.concat(Files.walk(out), Stream.of(caPassword))) {
+      return files.filter(f -> f.equals(caPassword) || f.getFileName().toString().equals("password")).map(f -> {
         try {
           return Files.readString(f).strip();
         } catch (IOException e) {

@@ -23,7 +23,9 @@ public final class FleetCerts {
    * output if it fails.
    */
   public static Path issue(Path out, String... args) {
-    List<String> command = new ArrayList<>(List.of("--out", out.toString()));
+    // The CA's password beside the directory, not in it, as an operator keeps it.
+    List<String> command = new ArrayList<>(List.of("--out", out.toString(), "--ca-password-file",
+        out.resolveSibling(out.getFileName() + "-ca-password").toString()));
     command.addAll(List.of(args));
     StringWriter output = new StringWriter();
     CommandLine certs = CertsCommand.commandLine();

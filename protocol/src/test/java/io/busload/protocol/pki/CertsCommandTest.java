@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,18 @@ class CertsCommandTest {
 
   record Run(int exit, String out, String err) {}
 
-  private static Run certs(String... args) {
+  /** {@code certs ARGS} with the CA's password in {@code dir/ca-password}, apart from the CA. */
+  private Run certs(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--ca-password-file", caPassword().toString()));
+    return run(all.toArray(String[]::new));
+  }
+
+  private Path caPassword() {
+    return dir.resolve("ca-password");
+  }
+
+  private static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine command = CertsCommand.commandLine();
@@ -130,5 +142,57 @@ class CertsCommandTest {
     assertThat(none.err()).contains("name at least one --coordinator, --agent or --dashboard");
     assertThat(noOut.err()).contains("--out");
     assertThat(out).doesNotExist();
+  }
+
+  @Test
+  void certs_caPassword_keptApartFromTheCaKeys() throws Exception {
+    Path out = dir.resolve("fleet");
+    Run apart = certs("--out", out.toString(), "--agent", "a1");
+    Run inside = run("--out", dir.resolve("other").toString(), "--agent", "a1", "--ca-password-file",
+        dir.resolve("other/ca/pw").toString());
+    Run none = run("--out", dir.resolve("third").toString(), "--agent", "a1");
+
+    assertThat(apart.exit()).as(apart.err()).isZero();
+    assertThat(out.resolve("ca/password")).doesNotExist();
+    assertThat(Files.getPosixFilePermissions(caPassword()).toString()).isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    FleetCa.load(out.resolve("ca"), Files.readString(caPassword()).strip().toCharArray());
+    assertThat(inside.exit()).isEqualTo(2);
+    assertThat(inside.err()).contains("--ca-password-file").contains("keep the CA's password apart from its keys");
+    // No terminal in a test: no prompt, so the command names where the password must come from.
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err()).contains("--ca-password-file FILE or BUSLOAD_CA_PASSWORD_FILE");
+    assertThat(dir.resolve("other/ca/root.p12")).doesNotExist();
+    assertThat(dir.resolve("third/ca/root.p12")).doesNotExist();
+  }
+
+  @Test
+  void renew_reissuesEveryMember_newKeySameNamesSameCa_wrongPasswordChangesNothing() throws Exception {
+    Path out = dir.resolve("fleet");
+    assertThat(certs("--out", out.toString(), "--coordinator", "c1@localhost@127.0.0.1", "--agent", "gpu1@10.0.0.5",
+        "--days", "2").exit()).isZero();
+    X509Certificate before = FleetTls.inDirectory(out.resolve("agent-gpu1")).load("agent").certificate();
+    Path wrong = dir.resolve("wrong-password");
+    Files.writeString(wrong, "not the password\n");
+
+    Run refused = run("renew", "--out", out.toString(), "--ca-password-file", wrong.toString());
+    assertThat(refused.exit()).isNotZero();
+    assertThat(refused.err()).contains("root.p12");
+    assertThat(FleetTls.inDirectory(out.resolve("agent-gpu1")).load("agent").certificate()).isEqualTo(before);
+
+    Run renewed = run("renew", "--out", out.toString(), "--ca-password-file", caPassword().toString(), "--days", "30");
+
+    assertThat(renewed.exit()).as(renewed.err()).isZero();
+    assertThat(renewed.out().lines()).containsExactly(out.resolve("agent-gpu1").toString(),
+        out.resolve("coordinator-c1").toString());
+    X509Certificate after = FleetTls.inDirectory(out.resolve("agent-gpu1")).load("agent").certificate();
+    assertThat(after.getPublicKey()).isNotEqualTo(before.getPublicKey());
+    assertThat(after.getSubjectX500Principal()).isEqualTo(before.getSubjectX500Principal());
+    assertThat(after.getSubjectAlternativeNames()).containsExactlyElementsOf(before.getSubjectAlternativeNames());
+    assertThat(Duration.between(after.getNotBefore().toInstant(), after.getNotAfter().toInstant()))
+        .isEqualTo(Duration.ofDays(30));
+    after.verify(pem(out.resolve("ca/member-ca.pem")).getPublicKey());
+    X509Certificate coordinator = FleetTls.inDirectory(out.resolve("coordinator-c1")).load("coordinator").certificate();
+    assertThat(coordinator.getSubjectAlternativeNames()).containsExactly(List.of(2, "c1"), List.of(2, "localhost"),
+        List.of(7, "127.0.0.1"));
   }
 }

@@ -49,7 +49,7 @@ public final class Up implements Callable<Integer> {
       description = "the fleet's files: database, logs, certificates, tokens")
   Path state;
 
-  @Option(names = "--wait", defaultValue = "120", paramLabel = "SECONDS",
+  @Option(names = "--wait", defaultValue = "240", paramLabel = "SECONDS",
       description = "how long the processes may take to answer (default ${DEFAULT-VALUE})")
   int waitSeconds;
 
@@ -57,6 +57,8 @@ public final class Up implements Callable<Integer> {
   record Child(String name, Process process, Path log) {}
 
   private final List<Child> children = new ArrayList<>();
+  /** Set once a stop is under way, so that the children's exits it causes are not reported as failures. */
+  private volatile boolean stopping;
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new Up()).execute(args));
@@ -99,6 +101,9 @@ public final class Up implements Callable<Integer> {
     System.out.println("Busload dashboard: " + DASHBOARD);
     Child gone = (Child) CompletableFuture.anyOf(children.stream()
         .map(c -> c.process().onExit().thenApply(p -> c)).toArray(CompletableFuture[]::new)).join();
+    if (stopping) {
+      return 0;
+    }
     ERR.println("busload: the " + gone.name() + " exited (exit " + gone.process().exitValue() + "); stopping the"
         + " others; see " + gone.log());
     return 1;
@@ -211,6 +216,7 @@ public final class Up implements Callable<Integer> {
     if (children.stream().noneMatch(c -> c.process().isAlive())) {
       return;
     }
+    stopping = true;
     ERR.println("busload: stopping");
     children.forEach(c -> c.process().destroy());
     for (Child child : children) {

@@ -43,10 +43,7 @@ else
 fi
 export JAVA_HOME="$WORK/jre" BUSLOAD_JAVA="$WORK/jre/bin/java" BUSLOAD_BUNDLE="$WORK/bundle"
 B="$WORK/bundle"
-FLAGS=(--enable-native-access=ALL-UNNAMED --add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens java.management/sun.management=ALL-UNNAMED --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
-  --sun-misc-unsafe-memory-access=allow)
+FLAGS=("@$PWD/deploy/src/main/dist/jvm.options")
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,pstate,temperature.gpu --format=csv

@@ -51,10 +51,7 @@ say "unpacked the runtime and $(ls "$SIM/lib" | wc -l) jars"
 cat "$OUT/machine.txt"
 
 # The fleet's JVM flags for Hazelcast on JDK 25, as ./busload passes them; the simulator hands them to each member.
-FLAGS=(--enable-native-access=ALL-UNNAMED --add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens java.management/sun.management=ALL-UNNAMED --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
-  --sun-misc-unsafe-memory-access=allow)
+FLAGS=("@$PWD/deploy/src/main/dist/jvm.options")
 # The last size may run one steady window (plus its settling and the probe's join and departure) past the deadline,
 # and after it come the members' kill, the report and the copying here.
 deadline=$(( BUDGET - $(elapsed) - WINDOW - 40 ))

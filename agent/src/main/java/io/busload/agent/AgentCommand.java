@@ -72,6 +72,11 @@ final class AgentCommand implements Callable<Integer> {
       io.busload.protocol.bridge.BridgeClient client = bridge.get().client(vertx);
       vertx.deployVerticle(new AgentVerticle(config, v -> new BridgeLink(client).start()))
           .await(60, TimeUnit.SECONDS);
+      if (bridge.get().tls() != null) {
+        // Renewed certificates copied into the member directory serve the next connection, with no restart.
+        io.busload.protocol.cluster.TlsReload.watch(vertx, bridge.get().tls(), ClusterSettings.AGENT,
+            java.time.Duration.ofSeconds(5), renewed -> client.updateTls(renewed.bridgeClientSsl()));
+      }
     } else {
       ClusterSettings settings = ClusterSettings.fromEnvironment(System.getenv(), ClusterSettings.AGENT, 7703);
       LOG.info("agent {} joining cluster '{}' on {} (event bus port {}) with {}; labels {}; outbox {}",

@@ -26,6 +26,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
+import io.busload.coordinator.fleet.CertificateExpiry;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.Refusals;
@@ -45,6 +46,7 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +64,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
   /** Often enough to see an agent go offline within a second of the 10 s limit. */
   private static final long TICK_MILLIS = 1000;
+  /** How often the certificate files are checked for renewal. */
+  private static final Duration TLS_RELOAD_EVERY = Duration.ofSeconds(5);
 
   private final CoordinatorSettings settings;
   private final Clock clock;
@@ -71,6 +75,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   private HttpServer server;
   private ApiTokens tokens;
   private io.busload.coordinator.fleet.AgentBridge bridge;
+  private CertificateExpiry expiry;
   private int bridgePort = -1;
   private long timer = -1;
   private long ticks;
@@ -160,6 +165,12 @@ public final class CoordinatorVerticle extends VerticleBase {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
+      if (remembered.bridgeTls() != null) {
+        expiry = new CertificateExpiry(clock, remembered.bridgeTls());
+        expiry.register(metrics);
+        expiry.warnIfNear();
+        vertx.setPeriodic(Duration.ofDays(1).toMillis(), id -> expiry.warnIfNear());
+      }
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
       Pushes pushes = new Pushes(database);
@@ -200,11 +211,37 @@ public final class CoordinatorVerticle extends VerticleBase {
               .listen())
           .onSuccess(listening -> {
             server = listening;
+            watchCertificates();
             LOG.info("REST API on {}://{}:{}/api/agents, data in {}", settings.restTls() ? "https" : "http",
                 settings.httpHost(), listening.actualPort(), settings.dataDir());
             queues.wake(fleet.devices());
           });
     });
+  }
+
+  /**
+   * Renewed certificates in the member directory take effect for new connections to the bridge and the REST API,
+   * without a restart and without dropping connected agents. The event bus of a cluster member reads its
+   * certificates when it starts only.
+   */
+  private void watchCertificates() {
+    io.busload.protocol.cluster.FleetTls tls = settings.cluster().tls();
+    if (tls == null) {
+      return;
+    }
+    io.busload.protocol.cluster.TlsReload.watch(vertx, tls, ClusterSettings.COORDINATOR, TLS_RELOAD_EVERY,
+        renewed -> {
+          if (bridge != null) {
+            bridge.updateTls(renewed).onFailure(e -> LOG.warn("the bridge kept its certificates: {}", e.toString()));
+          }
+          if (settings.restTls()) {
+            server.updateSSLOptions(renewed.httpsSsl())
+                .onFailure(e -> LOG.warn("the REST API kept its certificates: {}", e.toString()));
+          }
+          if (expiry != null) {
+            expiry.update(renewed);
+          }
+        });
   }
 
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {

@@ -83,6 +83,14 @@ public final class AgentBridge {
     this.refusals = refusals;
   }
 
+  /**
+   * New certificates for connections from now on; connected agents keep theirs, so renewing drops nobody. Completes
+   * with whether the server took them.
+   */
+  public Future<Boolean> updateTls(FleetTls.Loaded renewed) {
+    return server == null ? Future.succeededFuture(false) : server.updateSSLOptions(renewed.bridgeServerSsl());
+  }
+
   /** Registers the relays and listens on {@code host:port} (0 picks one); completes with the bound port. */
   public Future<Integer> start(String host, int port) {
     EventBus bus = vertx.eventBus();

@@ -163,6 +163,14 @@ public final class BridgeClient {
     return this;
   }
 
+  /**
+   * New TLS options for the connections made from now on (renewed certificates); the open connection is kept.
+   * Completes with whether the client took them.
+   */
+  public io.vertx.core.Future<Boolean> updateTls(io.vertx.core.net.ClientSSLOptions renewed) {
+    return client.updateSSLOptions(renewed);
+  }
+
   public boolean connected() {
     return socket != null;
   }

@@ -90,7 +90,16 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
       if (anchors == 0) {
         throw new IllegalStateException(trustStore + ": no trusted certificate in it");
       }
-      return new Loaded(keyBytes, trustBytes, password, certificate);
+      List<X509Certificate> all = new java.util.ArrayList<>();
+      for (Certificate c : chain) {
+        all.add((X509Certificate) c);
+      }
+      for (String alias : Collections.list(trusted.aliases())) {
+        if (trusted.getCertificate(alias) instanceof X509Certificate c) {
+          all.add(c);
+        }
+      }
+      return new Loaded(keyBytes, trustBytes, password, certificate, all);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(keyStore + ": " + e.getMessage(), e);
     }
@@ -128,16 +137,27 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
     private final byte[] trustStore;
     private final String password;
     private final X509Certificate certificate;
+    private final List<X509Certificate> certificates;
 
-    private Loaded(byte[] keyStore, byte[] trustStore, String password, X509Certificate certificate) {
+    private Loaded(byte[] keyStore, byte[] trustStore, String password, X509Certificate certificate,
+        List<X509Certificate> certificates) {
       this.keyStore = keyStore;
       this.trustStore = trustStore;
       this.password = password;
       this.certificate = certificate;
+      this.certificates = List.copyOf(certificates);
     }
 
     public X509Certificate certificate() {
       return certificate;
+    }
+
+    /**
+     * Every certificate this member depends on: its own chain and the CAs it trusts. The earliest of their expiries
+     * is when this member stops working, whichever of them it is.
+     */
+    public List<X509Certificate> certificates() {
+      return certificates;
     }
 
     /**
@@ -173,6 +193,35 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
     public io.vertx.core.http.WebSocketClientOptions applyBridgeClient(io.vertx.core.http.WebSocketClientOptions options) {
       return bridgeClient(options, new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password),
           new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password));
+    }
+
+    /**
+     * What {@link #applyBridgeServer} sets, as options a running server takes ({@code HttpServer.updateSSLOptions}):
+     * new connections get these, open ones keep theirs.
+     */
+    public io.vertx.core.net.ServerSSLOptions bridgeServerSsl() {
+      return new io.vertx.core.net.ServerSSLOptions()
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setClientAuth(ClientAuth.REQUIRED);
+    }
+
+    /**
+     * What {@link #applyBridgeClient} sets, as options a running client takes ({@code updateSSLOptions}): the next
+     * connection presents the new certificate; the open one is kept. The coordinator's host name stays checked.
+     */
+    public io.vertx.core.net.ClientSSLOptions bridgeClientSsl() {
+      return new io.vertx.core.net.ClientSSLOptions()
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setTrustAll(false)
+          .setHostnameVerificationAlgorithm("HTTPS");
+    }
+
+    /** What {@link #applyHttps} sets, for a running server. */
+    public io.vertx.core.net.ServerSSLOptions httpsSsl() {
+      return new io.vertx.core.net.ServerSSLOptions()
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password));
     }
 
     public EventBusOptions apply(EventBusOptions options) {

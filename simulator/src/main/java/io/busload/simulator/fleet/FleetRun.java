@@ -12,7 +12,7 @@ import io.busload.protocol.bridge.BridgeClient;
 import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
-import io.busload.simulator.tls.FleetCa;
+import io.busload.protocol.pki.FleetCa;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.busload.simulator.os.ChildJvm;
 import io.busload.simulator.os.ProcStats;

@@ -1,16 +1,15 @@
-package io.busload.simulator.tls;
+package io.busload.protocol.pki;
 
 import io.busload.protocol.cluster.FleetTls;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.InputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -19,12 +18,12 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
@@ -46,23 +45,29 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A throw-away fleet CA in memory, shaped as {@code ./busload certs} shapes one (its {@code issue_ca} and
- * {@code issue_member}): a root (EC P-384, CA, key usage keyCertSign and cRLSign, both critical) that signs a
- * coordinator CA and a member CA (the same, path length 0); members (EC P-256) named {@code CN=name,OU=role,O=Busload
- * fleet ID}, with the host names and addresses as subject alternative names, extended key usage serverAuth and
- * clientAuth, and key usage digitalSignature and keyAgreement (critical). Coordinators are issued by the coordinator
- * CA and trust the root; everyone else is issued by the member CA and trusts only the coordinator CA, which is what
- * lets TLS itself refuse an agent talking to anything but a coordinator. Every certificate carries the subject and
- * authority key identifiers keytool adds. Signatures are ECDSA with SHA-384, as keytool signs with a P-384 key.
+ * The fleet's certificate authority: a root (EC P-384; CA, key usage keyCertSign and cRLSign, both critical) that
+ * signs a coordinator CA and a member CA (the same, path length 0). Members (EC P-256) are named
+ * {@code CN=name,OU=role,O=Busload fleet ID}, with their host names and addresses as subject alternative names,
+ * extended key usage serverAuth and clientAuth, and key usage digitalSignature and keyAgreement (critical).
  *
- * <p>BouncyCastle builds the certificates; the JDK makes the keys and the PKCS12 files. Nothing here is for a real
- * fleet: the CA's key never leaves memory, and {@code ./busload certs} stays the way operators issue.
+ * <p>Coordinators are issued by the coordinator CA and trust the root; everyone else is issued by the member CA and
+ * trusts only the coordinator CA. That is what lets TLS itself refuse an agent or a dashboard talking to anything but
+ * a coordinator, with no check of ours in the way. Signatures are ECDSA with SHA-384, the strength of the P-384 keys.
+ *
+ * <p>On disk ({@link #save}, {@link #load}) a CA is {@code DIR/ca/}: {@code root.p12}, {@code coordinator-ca.p12} and
+ * {@code member-ca.p12} (each one key entry, alias {@code root}, {@code coordinator-ca}, {@code member-ca}), their
+ * certificates as PEM, and {@code fleet-id}. The stores' password is a separate argument, so that the operator decides
+ * where it is kept.
  */
 public final class FleetCa {
   private static final Duration CA_VALIDITY = Duration.ofDays(3650);
   /** {@code ./busload certs}' default {@code --days}. */
   public static final Duration MEMBER_VALIDITY = Duration.ofDays(730);
   private static final String SIGNATURE = "SHA384withECDSA";
+  static final String ROOT = "root";
+  static final String COORDINATOR_CA = "coordinator-ca";
+  static final String MEMBER_CA = "member-ca";
+  static final String FLEET_ID = "fleet-id";
 
   private record Authority(KeyPair keys, X509Certificate certificate) {}
 
@@ -73,9 +78,18 @@ public final class FleetCa {
   private final Authority coordinatorCa;
   private final Authority memberCa;
 
-  private FleetCa(String fleetId) throws GeneralSecurityException {
-    this.fleetId = fleetId;
+  private FleetCa(String fleetId, Authority root, Authority coordinatorCa, Authority memberCa)
+      throws GeneralSecurityException {
     this.extensions = new JcaX509ExtensionUtils();
+    this.fleetId = fleetId;
+    this.root = root;
+    this.coordinatorCa = coordinatorCa;
+    this.memberCa = memberCa;
+  }
+
+  private FleetCa(String fleetId) throws GeneralSecurityException {
+    this.extensions = new JcaX509ExtensionUtils();
+    this.fleetId = fleetId;
     KeyPair rootKeys = keys("secp384r1");
     X500Principal rootName = new X500Principal("CN=Busload fleet root CA " + fleetId + ",O=Busload fleet " + fleetId);
     this.root = new Authority(rootKeys, sign(rootName, rootKeys.getPublic(), rootName, rootKeys, null, CA_VALIDITY,
@@ -84,15 +98,73 @@ public final class FleetCa {
     this.memberCa = subCa("member");
   }
 
-  /** A new fleet: a random fleet id (12 hex digits, as {@code ./busload certs}), its root and both CAs. */
+  /** A new fleet: a random fleet id (12 hex digits), its root and both CAs, in memory. */
   public static FleetCa create() {
     byte[] id = new byte[6];
     new SecureRandom().nextBytes(id);
     try {
       return new FleetCa(HexFormat.of().formatHex(id));
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot make the simulated fleet CA: " + e.getMessage(), e);
+      throw new IllegalStateException("cannot make a fleet CA: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Writes this CA into {@code caDir} (created owner-only), every store under {@code password}. The keys are the
+   * fleet's: whoever holds them can admit members.
+   */
+  public void save(Path caDir, char[] password) throws IOException {
+    OwnerOnly.directory(caDir);
+    OwnerOnly.write(caDir.resolve(FLEET_ID), (fleetId + "\n").getBytes(StandardCharsets.US_ASCII));
+    saveAuthority(caDir, ROOT, root, List.of(root.certificate()), password);
+    saveAuthority(caDir, COORDINATOR_CA, coordinatorCa, List.of(coordinatorCa.certificate(), root.certificate()),
+        password);
+    saveAuthority(caDir, MEMBER_CA, memberCa, List.of(memberCa.certificate(), root.certificate()), password);
+  }
+
+  /**
+   * The CA that {@link #save} wrote into {@code caDir}.
+   *
+   * @throws IOException naming the file that is missing or that {@code password} does not open
+   */
+  public static FleetCa load(Path caDir, char[] password) throws IOException {
+    String fleetId = Files.readString(caDir.resolve(FLEET_ID), StandardCharsets.US_ASCII).strip();
+    try {
+      return new FleetCa(fleetId, loadAuthority(caDir, ROOT, password), loadAuthority(caDir, COORDINATOR_CA, password),
+          loadAuthority(caDir, MEMBER_CA, password));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot read the fleet CA in " + caDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void saveAuthority(Path caDir, String alias, Authority authority, List<X509Certificate> chain,
+      char[] password) throws IOException {
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      store.setKeyEntry(alias, authority.keys().getPrivate(), password, chain.toArray(Certificate[]::new));
+      OwnerOnly.store(store, caDir.resolve(alias + ".p12"), password);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot write " + caDir.resolve(alias + ".p12") + ": " + e.getMessage(), e);
+    }
+    OwnerOnly.write(caDir.resolve(alias + ".pem"), pem("CERTIFICATE", encoded(authority.certificate()))
+        .getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private static Authority loadAuthority(Path caDir, String alias, char[] password)
+      throws IOException, GeneralSecurityException {
+    Path file = caDir.resolve(alias + ".p12");
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(file)) {
+      store.load(in, password);
+    } catch (IOException e) {
+      throw new IOException(file + ": cannot open it with the CA's password (" + e.getMessage() + ")", e);
+    }
+    if (!(store.getKey(alias, password) instanceof PrivateKey key)
+        || !(store.getCertificate(alias) instanceof X509Certificate certificate)) {
+      throw new IOException(file + ": no key entry '" + alias + "'");
+    }
+    return new Authority(new KeyPair(certificate.getPublicKey(), key), certificate);
   }
 
   public String fleetId() {
@@ -136,14 +208,18 @@ public final class FleetCa {
     }
   }
 
+  /** {@link #issue(String, String, List, Duration)} valid for {@link #MEMBER_VALIDITY}. */
+  public Member issue(String role, String name, List<String> hosts) {
+    return issue(role, name, hosts, MEMBER_VALIDITY);
+  }
+
   /**
-   * Issues a member of {@code role} ({@code coordinator}, {@code agent} or {@code dashboard}) named {@code name},
-   * valid for {@link #MEMBER_VALIDITY}.
+   * Issues a member of {@code role} ({@code coordinator}, {@code agent} or {@code dashboard}) named {@code name}.
    *
    * @param hosts further subject alternative names beside {@code name}: addresses (digits and dots, or with a colon)
-   *     become IP entries, anything else DNS entries, as in {@code ./busload certs}
+   *     become IP entries, anything else DNS entries
    */
-  public Member issue(String role, String name, List<String> hosts) {
+  public Member issue(String role, String name, List<String> hosts, Duration validity) {
     boolean coordinator = "coordinator".equals(role);
     Authority issuer = coordinator ? coordinatorCa : memberCa;
     List<GeneralName> san = new ArrayList<>();
@@ -157,7 +233,7 @@ public final class FleetCa {
       KeyPair keys = keys("secp256r1");
       X500Principal subject = new X500Principal("CN=" + name + ",OU=" + role + ",O=Busload fleet " + fleetId);
       X509Certificate certificate = sign(subject, keys.getPublic(), issuer.certificate().getSubjectX500Principal(),
-          issuer.keys(), issuer.certificate().getPublicKey(), MEMBER_VALIDITY, builder -> {
+          issuer.keys(), issuer.certificate().getPublicKey(), validity, builder -> {
             builder.addExtension(Extension.subjectAlternativeName, false,
                 new GeneralNames(san.toArray(GeneralName[]::new)));
             builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
@@ -168,45 +244,42 @@ public final class FleetCa {
       return new Member(role, name, keys.getPrivate(), List.of(certificate, issuer.certificate(), root.certificate()),
           coordinator ? root.certificate() : coordinatorCa.certificate());
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot issue a simulated " + role + " certificate for '" + name + "': "
+      throw new IllegalStateException("cannot issue a " + role + " certificate for '" + name + "': "
           + e.getMessage(), e);
     }
   }
 
   /**
-   * Writes {@code member} as {@code ./busload certs} does: {@code out/ROLE-NAME/} holding {@code member.p12} (alias
-   * {@code member}: key and chain), {@code trust.p12} and {@code password} (owner only), which
-   * {@code BUSLOAD_TLS_DIR} names. Returns that directory.
+   * Writes {@code member} as {@code out/ROLE-NAME/}, owner-only: {@code member.p12} (alias {@code member}: key and
+   * chain), {@code trust.p12} (what the member trusts) and {@code password} (of both), which {@code BUSLOAD_TLS_DIR}
+   * names. Files already there are replaced. Returns that directory.
    */
   public static Path write(Member member, Path out) throws IOException {
     Path dir = out.resolve(member.role() + "-" + member.name());
-    Files.createDirectories(dir);
-    byte[] secret = new byte[32];
-    new SecureRandom().nextBytes(secret);
-    String password = Base64.getEncoder().encodeToString(secret).replaceAll("[/+=]", "");
-    Path passwordFile = dir.resolve(FleetTls.PASSWORD_FILE);
-    Files.deleteIfExists(passwordFile);
-    Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(passwordFile, password + "\n", StandardCharsets.UTF_8);
+    OwnerOnly.directory(dir);
+    char[] password = OwnerOnly.newPassword();
     try {
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(null, null);
-      keys.setKeyEntry("member", member.key(), password.toCharArray(), member.chain().toArray(Certificate[]::new));
-      store(keys, dir.resolve(FleetTls.KEY_STORE), password);
+      keys.setKeyEntry("member", member.key(), password, member.chain().toArray(Certificate[]::new));
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);
-      trust.setCertificateEntry("coordinator".equals(member.role()) ? "root" : "coordinator-ca", member.trusted());
-      store(trust, dir.resolve(FleetTls.TRUST_STORE), password);
+      trust.setCertificateEntry("coordinator".equals(member.role()) ? ROOT : COORDINATOR_CA, member.trusted());
+      // The stores first, under names the loader does not read, then moved over the old ones: a member that
+      // reloads while this runs sees the old three files or the new three, not a mix.
+      Path keyStore = dir.resolve(FleetTls.KEY_STORE + ".new");
+      Path trustStore = dir.resolve(FleetTls.TRUST_STORE + ".new");
+      Path passwordFile = dir.resolve(FleetTls.PASSWORD_FILE + ".new");
+      OwnerOnly.store(keys, keyStore, password);
+      OwnerOnly.store(trust, trustStore, password);
+      OwnerOnly.write(passwordFile, (new String(password) + "\n").getBytes(StandardCharsets.US_ASCII));
+      OwnerOnly.replace(passwordFile, dir.resolve(FleetTls.PASSWORD_FILE));
+      OwnerOnly.replace(keyStore, dir.resolve(FleetTls.KEY_STORE));
+      OwnerOnly.replace(trustStore, dir.resolve(FleetTls.TRUST_STORE));
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot write the key stores of " + dir + ": " + e.getMessage(), e);
     }
     return dir;
-  }
-
-  private static void store(KeyStore store, Path file, String password) throws IOException, GeneralSecurityException {
-    try (OutputStream out = Files.newOutputStream(file)) {
-      store.store(out, password.toCharArray());
-    }
   }
 
   private Authority subCa(String kind) throws GeneralSecurityException {
@@ -230,13 +303,13 @@ public final class FleetCa {
   }
 
   /**
-   * Signs {@code subjectKey} as {@code subject}, by {@code issuerKeys} ({@code issuerPublic} null: self-signed, and
-   * no authority key identifier, as keytool's root has none).
+   * Signs {@code subjectKey} as {@code subject}, by {@code issuerKeys} ({@code issuerPublic} null: self-signed, with
+   * no authority key identifier).
    */
   private X509Certificate sign(X500Principal subject, PublicKey subjectKey, X500Principal issuer, KeyPair issuerKeys,
       PublicKey issuerPublic, Duration validity, Extensions own) throws GeneralSecurityException {
     Instant now = Instant.now();
-    // Positive and 63 bits, as keytool's serial numbers.
+    // Positive, and random so that two CAs' certificates never share a serial.
     BigInteger serial = new BigInteger(63, random);
     X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(X500Name.getInstance(issuer.getEncoded()),
         serial, Date.from(now), Date.from(now.plus(validity)), X500Name.getInstance(subject.getEncoded()), subjectKey);
@@ -263,14 +336,14 @@ public final class FleetCa {
   private static byte[] encoded(X509Certificate certificate) {
     try {
       return certificate.getEncoded();
-    } catch (java.security.cert.CertificateEncodingException e) {
+    } catch (CertificateEncodingException e) {
       throw new IllegalStateException(e);
     }
   }
 
   private static String pem(String type, byte[] der) {
     return "-----BEGIN " + type + "-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
         + "\n-----END " + type + "-----\n";
   }
 }

@@ -106,7 +106,7 @@ final class EnergyWindow {
       if (seconds - start > GIVE_UP_TARGETS * targetSeconds) {
         return Outcome.notRead(Double.isNaN(openSeconds)
             ? String.format("the energy counter did not move in %.2f s of launches", seconds - start)
-            : String.format("the energy counter moved %d times in %.2f s of launches: too coarse for a %.2f s window",
+            : String.format("the energy counter moved %d time(s) in %.2f s of launches: too coarse for a %.2f s window",
                 steps + 1, seconds - start, targetSeconds));
       }
     }

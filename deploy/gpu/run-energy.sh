@@ -8,12 +8,15 @@
 #   coalescing.json/.err  ./busload run --suite coalescing --format json, and its log
 #   smi-power.csv         nvidia-smi --query-gpu=timestamp,power.draw,power.draw.instant --format=csv -lms 100
 #   baseline.json         the suite again with --energy-window 0 (when asked)
+#   health.txt            NVML's health counters (ECC, remapped rows, retired pages, PCIe replays), read only,
+#                         before and after the suites (health-counters.py)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 HERE=$(dirname "$0")
 . "$HERE/carried.sh"
 record_machine
 nvidia-smi --query-gpu=power.limit,power.default_limit,enforced.power.limit --format=csv 2>&1 | tee -a "$OUT/machine.txt"
+python3 "$HERE/health-counters.py" before > "$OUT/health.txt" 2>&1
 python3 "$HERE/energy-counter.py" 2>&1 | tee "$OUT/counter.txt"
 fields=timestamp,power.draw,power.draw.instant
 nvidia-smi --query-gpu=$fields --format=csv,nounits >/dev/null 2>&1 || fields=timestamp,power.draw
@@ -32,6 +35,8 @@ if [[ -n "${BUSLOAD_BASELINE:-}" ]]; then
     2> /dev/null
   echo "coalescing without energy: exit $?, $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s"
 fi
+python3 "$HERE/health-counters.py" after >> "$OUT/health.txt" 2>&1
+cat "$OUT/health.txt"
 python3 - "$OUT/coalescing.json" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))

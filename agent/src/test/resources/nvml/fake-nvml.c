@@ -113,3 +113,22 @@ int nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *milliwatts) {
   return 0;
 }
 #endif
+
+#ifndef FAKE_NVML_NO_ENERGY
+/* nvml.h's nvmlFieldValue_t; GPU-fake-0 gives NVML_FI_DEV_POWER_INSTANT (186) as 62 W, every other field NOT_SUPPORTED. */
+typedef struct {
+  unsigned int fieldId, scopeId;
+  long long timestamp, latencyUsec;
+  int valueType, nvmlReturn;
+  union { double d; unsigned int ui; unsigned long ul; unsigned long long ull; long long sll; } value;
+} nvmlFieldValue_t;
+
+int nvmlDeviceGetFieldValues(nvmlDevice_t device, int count, nvmlFieldValue_t *values) {
+  for (int i = 0; i < count; i++) {
+    values[i].nvmlReturn = device == &the_gpu && values[i].fieldId == 186 ? 0 : 3;
+    values[i].valueType = 1; /* NVML_VALUE_TYPE_UNSIGNED_INT */
+    values[i].value.ui = 62000;
+  }
+  return 0;
+}
+#endif

@@ -9,8 +9,8 @@ package io.busload.protocol;
  *
  * @param joules energy the whole GPU drew between the window's two counter steps
  * @param averageWatts {@code joules / windowSeconds}
- * @param idleWatts the GPU's power reading (NVML) just before the case's buffers were prepared; null where the
- *     reading failed
+ * @param idleWatts the GPU's power (NVML, instantaneous where the driver gives it) once the case's buffers were
+ *     prepared and before its first launch; null where the reading failed
  * @param windowSeconds host seconds between the counter step that opened the window and the one that closed it
  * @param launches launches of the case that completed inside the window
  * @param counterSteps times the counter moved within the window; {@code windowSeconds / counterSteps} is its

@@ -18,7 +18,11 @@ public interface EnergySensor {
    */
   long totalMillijoules();
 
-  /** The GPU's power draw now as NVML reports it, in milliwatts; only when {@link #reads()}. */
+  /**
+   * The GPU's power draw now, in milliwatts; only when {@link #reads()}. Instantaneous where NVML gives it
+   * ({@code NVML_FI_DEV_POWER_INSTANT}): on Hopper, {@code nvmlDeviceGetPowerUsage} averages the last second, which
+   * right after a case still holds that case's draw.
+   */
   long powerMilliwatts();
 
   /** A sensor that reads nothing, for the reason given. */

@@ -3,6 +3,7 @@ package io.busload.agent.measure;
 import io.busload.agent.device.EnergySensor;
 import io.busload.agent.device.Workload;
 import io.busload.protocol.Energy;
+import java.util.function.DoubleConsumer;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -19,26 +20,43 @@ import java.util.function.DoubleSupplier;
 final class EnergyWindow {
   /** Launches give up after this many window targets when the counter has not stepped twice. */
   static final int GIVE_UP_TARGETS = 3;
+  /**
+   * The GPU rests this long before its idle power is read. NVML's instantaneous power refreshes about every 100 ms
+   * and falls to idle within about 50 ms of the last launch (H200, 580.159.04, docs/results/2026-11-27-h200-energy):
+   * read sooner, it can still show the previous case's draw.
+   */
+  static final double IDLE_SETTLE_SECONDS = 0.15;
 
   private final EnergySensor sensor;
   private final DoubleSupplier clock;
   private final double targetSeconds;
+  private final DoubleConsumer rest;
 
   /**
    * @param clock host seconds, monotonic
    * @param targetSeconds the least time between the window's two counter steps
+   * @param rest waits the given seconds with the GPU idle, before the idle power is read
    */
-  EnergyWindow(EnergySensor sensor, DoubleSupplier clock, double targetSeconds) {
+  EnergyWindow(EnergySensor sensor, DoubleSupplier clock, double targetSeconds, DoubleConsumer rest) {
     if (!(targetSeconds > 0)) {
       throw new IllegalArgumentException("energy window: targetSeconds must be > 0, not " + targetSeconds);
     }
     this.sensor = sensor;
     this.clock = clock;
     this.targetSeconds = targetSeconds;
+    this.rest = rest;
   }
 
   static EnergyWindow startingNow(EnergySensor sensor, double targetSeconds) {
-    return new EnergyWindow(sensor, () -> System.nanoTime() / 1e9, targetSeconds);
+    return new EnergyWindow(sensor, () -> System.nanoTime() / 1e9, targetSeconds, EnergyWindow::sleep);
+  }
+
+  private static void sleep(double seconds) {
+    try {
+      Thread.sleep(java.time.Duration.ofNanos((long) (seconds * 1e9)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The energy, or why there is none. */
@@ -48,11 +66,15 @@ final class EnergyWindow {
     }
   }
 
-  /** The idle power now, in watts; null where the sensor does not read or the reading fails. */
+  /**
+   * The idle power, in watts, after {@link #IDLE_SETTLE_SECONDS} with the GPU idle; null where the sensor does not
+   * read or the reading fails.
+   */
   Double idleWatts() {
     if (!sensor.reads()) {
       return null;
     }
+    rest.accept(IDLE_SETTLE_SECONDS);
     try {
       return sensor.powerMilliwatts() / 1e3;
     } catch (RuntimeException e) {

@@ -167,8 +167,9 @@ public final class Measurement {
     CompletableFuture<Conditions> before = CompletableFuture.supplyAsync(device::conditions);
     EnergyWindow energyWindow = energyWindowSeconds > 0
         ? EnergyWindow.startingNow(device.energySensor(), energyWindowSeconds) : null;
-    Double idleWatts = energyWindow == null ? null : energyWindow.idleWatts();
     try (CountedWorkload workload = new CountedWorkload(device.prepare(planned.program()))) {
+      // Read once the buffers are filled, before the first launch: the GPU has been idle since the last case.
+      Double idleWatts = energyWindow == null ? null : energyWindow.idleWatts();
       Check check = checkFirstLaunch(workload, planned.program());
       if (!check.passed()) {
         return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(check));

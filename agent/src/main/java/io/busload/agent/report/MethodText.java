@@ -156,7 +156,7 @@ public final class MethodText {
       return "energy: not read (" + notRead + ")";
     }
     return String.format(Locale.ROOT, "energy (%s, total-energy counter): %.3f J over %.3f s of %d launches after the"
-        + " samples, %.1f W average, %s idle before the case; the counter stepped %d times (every %.0f ms)", source,
+        + " samples, %.1f W average, %s idle before the first launch; the counter stepped %d times (every %.0f ms)", source,
         e.joules(), e.windowSeconds(), e.launches(), e.averageWatts(),
         e.idleWatts() == null ? "not read" : String.format(Locale.ROOT, "%.1f W", e.idleWatts()), e.counterSteps(),
         1e3 * e.counterPeriodSeconds());

@@ -72,7 +72,7 @@ class EnergyWindowTest {
   }
 
   private static EnergyWindow.Outcome measure(Clocked clock, EnergySensor sensor, double target) {
-    EnergyWindow window = new EnergyWindow(sensor, () -> clock.now, target);
+    EnergyWindow window = new EnergyWindow(sensor, () -> clock.now, target, rest -> clock.now += rest);
     return window.measure(clock, LAUNCHES_PER_BATCH, window.idleWatts());
   }
 
@@ -109,7 +109,9 @@ class EnergyWindowTest {
     assertThat(outcome.energy()).isNull();
     assertThat(outcome.notRead()).isEqualTo("no libnvidia-ml.so.1 on this host");
     assertThat(clock.batches).isZero();
-    assertThat(new EnergyWindow(EnergySensor.none("none"), () -> 0, 1.0).idleWatts()).isNull();
+    assertThat(new EnergyWindow(EnergySensor.none("none"), () -> 0, 1.0, rest -> {
+      throw new AssertionError("rested with nothing to read");
+    }).idleWatts()).isNull();
   }
 
   @Test
@@ -158,6 +160,39 @@ class EnergyWindowTest {
 
     assertThat(outcome.energy()).isNull();
     assertThat(outcome.notRead()).contains("moved 1 time(s) in 0.75 s of launches: too coarse for a 0.25 s window");
+  }
+
+  @Test
+  void idleWatts_sensorReads_readAfterTheGpuRestedTheSettleTime() {
+    Clocked clock = new Clocked();
+    double[] readAt = {Double.NaN};
+    EnergySensor sensor = new EnergySensor() {
+      @Override
+      public boolean reads() {
+        return true;
+      }
+
+      @Override
+      public String note() {
+        return "fake";
+      }
+
+      @Override
+      public long totalMillijoules() {
+        return 0;
+      }
+
+      @Override
+      public long powerMilliwatts() {
+        readAt[0] = clock.now;
+        return 121_500;
+      }
+    };
+
+    Double idle = new EnergyWindow(sensor, () -> clock.now, 1.0, rest -> clock.now += rest).idleWatts();
+
+    assertThat(idle).isEqualTo(121.5);
+    assertThat(readAt[0]).isCloseTo(100.0 + EnergyWindow.IDLE_SETTLE_SECONDS, within(1e-9));
   }
 
   @Test

@@ -245,7 +245,7 @@ class MeasurementTest {
     // The window's batches come after the samples: the samples and their count are the sampler's alone.
     assertThat(timedBatches[0]).isGreaterThan(r.samples().size() + 2);
     assertThat(r.method()).contains("energy (fake counter, total-energy counter): ")
-        .contains(r.energy().launches() + " launches after the samples").contains("80.0 W idle before the case");
+        .contains(r.energy().launches() + " launches after the samples").contains("80.0 W idle before the first launch");
   }
 
   @Test

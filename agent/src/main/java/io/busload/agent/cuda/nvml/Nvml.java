@@ -49,6 +49,8 @@ public final class Nvml {
   /** Energy and power (Volta and later); null where this NVML lacks them, and then energy is not read. */
   private final MethodHandle totalEnergy;
   private final MethodHandle powerUsage;
+  /** nvmlDeviceGetFieldValues, for the instantaneous power (Hopper's power usage is a one-second average). */
+  private final MethodHandle fieldValues;
   private final String version;
 
   private Nvml(SymbolLookup symbols) {
@@ -72,6 +74,8 @@ public final class Nvml {
     totalEnergy = optional(linker, symbols, "nvmlDeviceGetTotalEnergyConsumption",
         FunctionDescriptor.of(INT, POINTER, POINTER));
     powerUsage = optional(linker, symbols, "nvmlDeviceGetPowerUsage", FunctionDescriptor.of(INT, POINTER, POINTER));
+    fieldValues = optional(linker, symbols, "nvmlDeviceGetFieldValues", FunctionDescriptor.of(INT, POINTER, INT,
+        POINTER));
     MethodHandle driverVersion = downcall(linker, symbols, "nvmlSystemGetDriverVersion",
         FunctionDescriptor.of(INT, POINTER, INT));
     check(invoke(init), "nvmlInit_v2");
@@ -296,7 +300,7 @@ public final class Nvml {
       throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
     }
     EnergyReader reader = new EnergyReader(slot.get(POINTER, 0), arena.allocate(LONG), arena.allocate(INT),
-        "NVML, driver " + version);
+        fieldValues == null ? null : arena.allocate(FIELD_VALUE_BYTES, 8), "NVML, driver " + version);
     try {
       reader.totalMillijoules();
       reader.powerMilliwatts();
@@ -311,12 +315,16 @@ public final class Nvml {
     private final MemorySegment device;
     private final MemorySegment millijoules;
     private final MemorySegment milliwatts;
+    /** One {@code nvmlFieldValue_t}; null once the instantaneous field has failed, and the average is read. */
+    private MemorySegment field;
     private final String note;
 
-    EnergyReader(MemorySegment device, MemorySegment millijoules, MemorySegment milliwatts, String note) {
+    EnergyReader(MemorySegment device, MemorySegment millijoules, MemorySegment milliwatts, MemorySegment field,
+        String note) {
       this.device = device;
       this.millijoules = millijoules;
       this.milliwatts = milliwatts;
+      this.field = field;
       this.note = note;
     }
 
@@ -344,6 +352,13 @@ public final class Nvml {
 
     @Override
     public long powerMilliwatts() {
+      if (field != null) {
+        long instant = instantMilliwatts();
+        if (instant >= 0) {
+          return instant;
+        }
+        field = null;
+      }
       int status;
       try {
         status = (int) powerUsage.invokeExact(device, milliwatts);
@@ -353,6 +368,33 @@ public final class Nvml {
       check(status, "nvmlDeviceGetPowerUsage");
       return Integer.toUnsignedLong(milliwatts.get(INT, 0));
     }
+
+    private long instantMilliwatts() {
+      return Nvml.this.instantMilliwatts(device, field);
+    }
+  }
+
+  /** {@code nvmlFieldValue_t}: fieldId, scopeId, timestamp, latencyUsec, valueType, nvmlReturn, then the value. */
+  private static final long FIELD_VALUE_BYTES = 40;
+  private static final long FIELD_RETURN_OFFSET = 28;
+  private static final long FIELD_VALUE_OFFSET = 32;
+  /** {@code NVML_FI_DEV_POWER_INSTANT}: the power now, in milliwatts (an unsigned int value). */
+  static final int FIELD_POWER_INSTANT = 186;
+
+  /** The instantaneous power in milliwatts through one field value; -1 where this driver or GPU does not give it. */
+  private long instantMilliwatts(MemorySegment device, MemorySegment field) {
+    field.fill((byte) 0);
+    field.set(INT, 0, FIELD_POWER_INSTANT);
+    int status;
+    try {
+      status = (int) fieldValues.invokeExact(device, 1, field);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (status != 0 || field.get(INT, FIELD_RETURN_OFFSET) != 0) {
+      return -1;
+    }
+    return Integer.toUnsignedLong(field.get(INT, FIELD_VALUE_OFFSET));
   }
 
   /** One GPU's readings; its segments are reused, so it must stay on one thread (the device's worker). */

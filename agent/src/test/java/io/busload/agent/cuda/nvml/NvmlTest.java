@@ -122,7 +122,8 @@ class NvmlTest {
     // The stand-in's counter moves 1000 mJ a read, from 5,000,000 (the sensor read it once when made).
     assertThat(first).isGreaterThan(5_000_000L);
     assertThat(sensor.totalMillijoules()).isEqualTo(first + 1000);
-    assertThat(sensor.powerMilliwatts()).isEqualTo(75_000L);
+    // The instantaneous field (62 W in the stand-in), not the one-second average (75 W).
+    assertThat(sensor.powerMilliwatts()).isEqualTo(62_000L);
   }
 
   @Test
@@ -145,6 +146,21 @@ class NvmlTest {
 
     assertThat(sensor.reads()).isFalse();
     assertThat(sensor.note()).contains("has no nvmlDeviceGetTotalEnergyConsumption");
+  }
+
+  @Test
+  void energySensorOf_nvmlWithoutInstantPower_fallsBackToTheAveragedPowerUsage() throws Exception {
+    Path source = dir.resolve("no-fields.c");
+    Files.writeString(source, Files.readString(Path.of("src/test/resources/nvml/fake-nvml.c"))
+        .replace("int nvmlDeviceGetFieldValues(", "static int unused_field_values("));
+    Path library = dir.resolve("libno-fields.so");
+    Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
+        .redirectErrorStream(true).start();
+    assertThat(cc.waitFor()).as(new String(cc.getInputStream().readAllBytes())).isZero();
+
+    EnergySensor sensor = Nvml.load(library).energySensorOf("GPU-fake-0");
+
+    assertThat(sensor.powerMilliwatts()).isEqualTo(75_000L);
   }
 
   @Test

@@ -20,7 +20,9 @@ typedef struct {
 
 int nvmlInit_v2(void) { return 0; }
 
-const char *nvmlErrorString(int status) { return status == 13 ? "Not Found" : "Unknown Error"; }
+const char *nvmlErrorString(int status) {
+  return status == 13 ? "Not Found" : status == 3 ? "Not Supported" : "Unknown Error";
+}
 
 int nvmlSystemGetDriverVersion(char *version, unsigned int length) {
   strncpy(version, "580.82.07", length);
@@ -85,3 +87,48 @@ int nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device, unsigned long
   *reasons = r ? strtoull(r, NULL, 0) : 0;
   return device == &the_gpu ? 0 : 999;
 }
+
+#ifndef FAKE_NVML_NO_ENERGY
+/*
+ * Energy: GPU-fake-0's counter moves 1000 mJ on every read from 5,000,000 mJ and it draws 75 W; GPU-fake-pcie stands
+ * for a GPU older than Volta, whose NVML has no energy counter (NOT_SUPPORTED). Built with FAKE_NVML_NO_ENERGY, the
+ * library lacks both functions, as an NVML too old for them does.
+ */
+static unsigned long long fake_energy = 5000000ULL;
+
+int nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device, unsigned long long *millijoules) {
+  if (device == &pcie_gpu) {
+    return 3;
+  }
+  fake_energy += 1000;
+  *millijoules = fake_energy;
+  return 0;
+}
+
+int nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *milliwatts) {
+  if (device == &pcie_gpu) {
+    return 3;
+  }
+  *milliwatts = 75000;
+  return 0;
+}
+#endif
+
+#ifndef FAKE_NVML_NO_ENERGY
+/* nvml.h's nvmlFieldValue_t; GPU-fake-0 gives NVML_FI_DEV_POWER_INSTANT (186) as 62 W, every other field NOT_SUPPORTED. */
+typedef struct {
+  unsigned int fieldId, scopeId;
+  long long timestamp, latencyUsec;
+  int valueType, nvmlReturn;
+  union { double d; unsigned int ui; unsigned long ul; unsigned long long ull; long long sll; } value;
+} nvmlFieldValue_t;
+
+int nvmlDeviceGetFieldValues(nvmlDevice_t device, int count, nvmlFieldValue_t *values) {
+  for (int i = 0; i < count; i++) {
+    values[i].nvmlReturn = device == &the_gpu && values[i].fieldId == 186 ? 0 : 3;
+    values[i].valueType = 1; /* NVML_VALUE_TYPE_UNSIGNED_INT */
+    values[i].value.ui = 62000;
+  }
+  return 0;
+}
+#endif

@@ -84,6 +84,11 @@ final class RunCommand implements Callable<Integer> {
           + "after a sticky CUDA error")
   int fromCase;
 
+  @Option(names = "--energy-window", defaultValue = "1.0", description = "Seconds, at least, of each case's launches"
+      + " run after its samples to read the GPU's energy counter over (default: ${DEFAULT-VALUE}; 0 reads no"
+      + " energy)")
+  double energyWindowSeconds;
+
   @Option(names = "--profile-dir", description = "Keep --profile's plan, fatbin and ncu CSV in this folder")
   Path profileDir;
 
@@ -200,7 +205,8 @@ final class RunCommand implements Callable<Integer> {
 
   /** The suite on one device, on its worker thread, beside whatever else {@code host} is measuring. */
   private List<KernelResult> measure(Device device, Plan plan, RunContext context, HostActivity host) {
-    Measurement measurement = new Measurement(device, context, Fatbin.sha256()).sharing(host);
+    Measurement measurement = new Measurement(device, context, Fatbin.sha256()).sharing(host)
+        .energyWindow(energyWindowSeconds);
     FreshProcess fresh = new FreshProcess(suite, device.shortId(), options);
     int offset = fromCase;
     return measurement.run(plan, new Progress() {

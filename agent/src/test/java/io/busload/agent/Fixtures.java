@@ -3,6 +3,7 @@ package io.busload.agent;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.Energy;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.ResultStatus;
@@ -26,7 +27,8 @@ final class Fixtures {
         result("00000000-0000-0000-0000-000000000001", "memcpy-d2d", Map.of("size", 16777216L), true,
             List.of(), List.of(5.0e-5, 5.1e-5, 5.2e-5)).withSampling(ResultStatus.MEASURED, new Sampling(2, 0, 1,
                 StopReason.SPREAD_SETTLED, new Clocks(Clocks.Reading.READ, "NVML, driver 580.82.07", 1980, 1980, 2619,
-                    2619, 0x4L, 1, false), CacheResidency.of(134217728, H100.l2Bytes(), false))),
+                    2619, 0x4L, 1, false), CacheResidency.of(134217728, H100.l2Bytes(), false)))
+            .withEnergy(new Energy(33.18, 316.2, 76.2, 1.049, 2000, 10)),
         result("00000000-0000-0000-0000-000000000002", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 1L),
             true, List.of(), List.of(6.0e-5, 6.2e-5, 6.4e-5)),
         result("00000000-0000-0000-0000-000000000003", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 2L),

@@ -80,6 +80,24 @@ class PrinterGoldenTest {
   }
 
   @Test
+  void table_energyReadAndNot_perGigabyteAndPerWattOrNotReadNeverZero() {
+    String table = print(new TablePrinter());
+    // memcpy: 33.18 J over 2000 launches of 134,217,728 B (268.4 GB) = 0.124 J/GB; 2631.7 GB/s / 316.2 W = 8.32.
+    assertThat(table).containsPattern("memcpy-d2d +size=16777216 +yes .* 0\\.124 +8\\.32\n");
+    // stride 1 has no energy: "not read" in both columns, never a 0.
+    assertThat(table).containsPattern("stride-copy-fp32 +size=16777216;stride=1 +yes .* not read +not read\\n");
+  }
+
+  @Test
+  void csv_energyReadAndNot_typedCellsOrNotReadWithEmptyFigures() {
+    String[] lines = print(new CsvPrinter()).split("\r\n");
+    assertThat(lines[0]).endsWith(",energy,energyJoules,energyAverageWatts,energyIdleWatts,energyWindowSeconds,"
+        + "energyLaunches,energyCounterSteps,joulesPerGigabyte,gigabytesPerSecondPerWatt");
+    assertThat(lines[1]).containsPattern(",read,33\\.18,316\\.2,76\\.2,1\\.049,2000,10,0\\.1236\\d*,8\\.322\\d*$");
+    assertThat(lines[2]).endsWith(",not read,,,,,,,,");
+  }
+
+  @Test
   void ceilings_readHeavyKernelFasterThanMemcpy_setsTheMeasuredCeilingAndEveryFractionStaysAtMostOne() {
     // As gather-sorted on an H100 (102.2% of memcpy): the same bytes in 49 us instead of memcpy's 51 us.
     java.util.List<io.busload.protocol.KernelResult> results = new java.util.ArrayList<>(Fixtures.results());

@@ -49,6 +49,17 @@ public final class ResultCsv {
       "memClockMaxMHz", "throttleReasons", "throttledSamplesDropped", "tooFewCleanSamples", "cacheResidency",
       "workingSetBytes", "othersBusy");
   /**
+   * What the case drew ({@link Energy}), after {@link #SAMPLING}: {@code energy} is {@code read} or {@code not read},
+   * the figures are empty when not read (never 0), and two derived columns, joules per useful GB and GB/s per watt,
+   * that a reader recomputes rather than reads back.
+   */
+  public static final List<String> ENERGY = List.of("energy", "energyJoules", "energyAverageWatts",
+      "energyIdleWatts", "energyWindowSeconds", "energyLaunches", "energyCounterSteps", "joulesPerGigabyte",
+      "gigabytesPerSecondPerWatt");
+  /** The {@code energy} cell of a result whose energy was not read. */
+  public static final String NOT_READ = "not read";
+
+  /**
    * Columns a reader may go without: the sample count and the fingerprint (both derived, checked when present), the
    * counters (a result that was not profiled has none) and {@link #SAMPLING} (files written by agents that did not
    * record how a result was measured).
@@ -58,6 +69,7 @@ public final class ResultCsv {
   private static List<String> optional() {
     List<String> optional = new ArrayList<>(List.of("samples", "deviceFingerprint", "counters"));
     optional.addAll(SAMPLING);
+    optional.addAll(ENERGY);
     return List.copyOf(optional);
   }
 
@@ -122,7 +134,29 @@ public final class ResultCsv {
       case "counters" -> r.counters() == null ? null
           : new String(JsonCodec.toJson(r.counters()), java.nio.charset.StandardCharsets.UTF_8);
       case "status" -> r.status();
-      default -> sampling(column, r.sampling());
+      default -> ENERGY.contains(column) ? energy(column, r) : sampling(column, r.sampling());
+    };
+  }
+
+  /** An {@link #ENERGY} cell: {@code not read} in {@code energy} and empty figures where none was read. */
+  private static Object energy(String column, KernelResult r) {
+    Energy e = r.energy();
+    if (column.equals("energy")) {
+      return e == null ? NOT_READ : "read";
+    }
+    if (e == null) {
+      return null;
+    }
+    return switch (column) {
+      case "energyJoules" -> e.joules();
+      case "energyAverageWatts" -> e.averageWatts();
+      case "energyIdleWatts" -> e.idleWatts();
+      case "energyWindowSeconds" -> e.windowSeconds();
+      case "energyLaunches" -> e.launches();
+      case "energyCounterSteps" -> e.counterSteps();
+      case "joulesPerGigabyte" -> e.joulesPerGigabyte(r.bytes());
+      case "gigabytesPerSecondPerWatt" -> e.gigabytesPerSecondPerWatt(r.bandwidth());
+      default -> throw new IllegalArgumentException("no results column '" + column + "'");
     };
   }
 
@@ -251,7 +285,7 @@ public final class ResultCsv {
         real(cells, "maxSeconds"), real(cells, "relativeSpread"), samples, integer(cells, "launchesPerSample"),
         integer(cells, "warmupLaunches"), whole(cells, "bytesRead"), whole(cells, "bytesWritten"),
         whole(cells, "bytes"), bandwidth.isEmpty() ? null : real(cells, "bandwidth"), text(cells, "method"),
-        instant(cells, "measuredAt"), counters(cells, "counters"), null, status, sampling);
+        instant(cells, "measuredAt"), counters(cells, "counters"), null, status, sampling, energy(cells));
     } catch (IllegalArgumentException e) {
       throw e instanceof BadCell ? e : new BadCell("status", e.getMessage().replaceFirst("^status: ", ""));
     }
@@ -288,6 +322,20 @@ public final class ResultCsv {
               : List.of(cell(cells, "othersBusy").strip().split("\\s*;\\s*")));
     } catch (IllegalArgumentException e) {
       throw e instanceof BadCell ? e : new BadCell("stopReason", e.getMessage());
+    }
+  }
+
+  /** The {@link #ENERGY} columns, or null when the row has none or says {@code not read}. */
+  private static Energy energy(Cells cells) {
+    if (cell(cells, "energyJoules").isBlank()) {
+      return null;
+    }
+    try {
+      return new Energy(real(cells, "energyJoules"), real(cells, "energyAverageWatts"),
+          cell(cells, "energyIdleWatts").isBlank() ? null : real(cells, "energyIdleWatts"),
+          real(cells, "energyWindowSeconds"), whole(cells, "energyLaunches"), integer(cells, "energyCounterSteps"));
+    } catch (IllegalArgumentException e) {
+      throw e instanceof BadCell ? e : new BadCell("energyJoules", e.getMessage());
     }
   }
 

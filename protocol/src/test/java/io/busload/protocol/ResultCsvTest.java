@@ -159,4 +159,46 @@ class ResultCsvTest {
       assertThat(all()).contains(column);
     }
   }
+
+  @Test
+  void read_cellsOfResultWithEnergy_sameEnergyAndDerivedCells() {
+    KernelResult original = profiled().withEnergy(new Energy(33.18, 316.2, 76.2, 1.049, 2000, 10));
+    List<String> columns = all();
+    columns.addAll(ResultCsv.ENERGY);
+    Map<String, String> cells = cells(original, columns);
+
+    KernelResult back = ResultCsv.read(cells::get);
+
+    assertThat(back).isEqualTo(original);
+    assertThat(cells.get("energy")).isEqualTo("read");
+    // 2000 launches of 2^27 bytes: 268.4 GB for 33.18 J; 2.165 TB/s over 316.2 W.
+    assertThat(Double.parseDouble(cells.get("joulesPerGigabyte"))).isCloseTo(33.18 / 268.435456,
+        org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(Double.parseDouble(cells.get("gigabytesPerSecondPerWatt"))).isCloseTo(
+        (1L << 27) / 6.2e-5 / 1e9 / 316.2, org.assertj.core.api.Assertions.within(1e-12));
+  }
+
+  @Test
+  void value_resultWithoutEnergy_saysNotReadAndLeavesEveryFigureEmpty() {
+    KernelResult r = profiled();
+
+    assertThat(ResultCsv.value("energy", r)).isEqualTo("not read");
+    for (String column : ResultCsv.ENERGY.subList(1, ResultCsv.ENERGY.size())) {
+      assertThat(ResultCsv.value(column, r)).as(column).isNull();
+    }
+    List<String> columns = all();
+    columns.addAll(ResultCsv.ENERGY);
+    assertThat(ResultCsv.read(cells(r, columns)::get).energy()).isNull();
+  }
+
+  @Test
+  void read_energyWithNegativeJoules_badCellNamingTheColumn() {
+    List<String> columns = all();
+    columns.addAll(ResultCsv.ENERGY);
+    Map<String, String> cells = cells(profiled().withEnergy(new Energy(1, 1, null, 1, 1, 1)), columns);
+    cells.put("energyJoules", "-3");
+
+    assertThatThrownBy(() -> ResultCsv.read(cells::get)).isInstanceOf(ResultCsv.BadCell.class)
+        .hasMessageStartingWith("energyJoules: energy: joules >= 0");
+  }
 }

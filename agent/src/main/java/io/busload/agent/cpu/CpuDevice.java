@@ -96,6 +96,11 @@ public final class CpuDevice implements Device {
         "a CPU device has no GPU clocks or throttle reasons");
   }
 
+  @Override
+  public io.busload.agent.device.EnergySensor energySensor() {
+    return io.busload.agent.device.EnergySensor.none("the CPU backend reads no energy counter");
+  }
+
   /** Nothing on a CPU outlives a failed case. */
   @Override
   public String recover(DeviceException error) {

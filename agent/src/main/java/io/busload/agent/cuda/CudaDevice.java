@@ -40,6 +40,7 @@ public final class CudaDevice implements Device {
   private Cublas cublas;
   private String cublasUnavailable;
   private io.busload.agent.device.ClockSensor clockSensor;
+  private io.busload.agent.device.EnergySensor energySensor;
   /** Host copies of device buffers, kept between cases (no zeroing, no page faults per case). */
   private final HostStaging staging = new HostStaging(new HostStaging.Pinning() {
     @Override
@@ -188,6 +189,14 @@ public final class CudaDevice implements Device {
       clockSensor = io.busload.agent.cuda.nvml.Nvml.sensor(info.uuid());
     }
     return clockSensor;
+  }
+
+  @Override
+  public io.busload.agent.device.EnergySensor energySensor() {
+    if (energySensor == null) {
+      energySensor = io.busload.agent.cuda.nvml.Nvml.energySensor(info.uuid());
+    }
+    return energySensor;
   }
 
   /**

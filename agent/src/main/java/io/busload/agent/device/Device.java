@@ -41,6 +41,11 @@ public interface Device extends AutoCloseable {
   /** Clocks and throttle reasons to read after every sample, or why there are none. */
   ClockSensor clockSensor();
 
+  /** The energy counter and power reading to read around each case, or why there are none. */
+  default EnergySensor energySensor() {
+    return EnergySensor.none("this device has no energy counter");
+  }
+
   /**
    * Makes the device usable again after an error that poisons its context (an illegal address): a GPU resets
    * its primary context and reloads the fatbin. Returns what was done, in words, or null when nothing was needed.

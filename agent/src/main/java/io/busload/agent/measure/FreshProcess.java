@@ -31,7 +31,7 @@ public final class FreshProcess implements Measurement.Continuation {
         r.agentVersion(), r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(),
         r.medianSeconds(), r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(),
         r.warmupLaunches(), r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt(),
-        r.counters(), r.origin(), r.status(), r.sampling());
+        r.counters(), r.origin(), r.status(), r.sampling(), r.energy());
   }
 
   /** The child's command line, for the log and for tests. */

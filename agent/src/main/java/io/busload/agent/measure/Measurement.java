@@ -40,6 +40,12 @@ public final class Measurement {
   static final int WARMUP_SAMPLES = 10;
   static final int MIN_WARMUP_LAUNCHES = 3;
   static final int MAX_LAUNCHES_PER_SAMPLE = 1 << 20;
+  /**
+   * The least time between the two energy-counter steps that bound a case's energy window. The counter steps every
+   * few tens of milliseconds on a Hopper GPU and the window's ends are seen at most one batch late, so a second
+   * holds the error of either end near 1%.
+   */
+  public static final double ENERGY_WINDOW_SECONDS = 1.0;
 
   private final Device device;
   private final RunContext context;
@@ -51,6 +57,8 @@ public final class Measurement {
   private Double ceiling;
   /** The agent's devices, to say which others measured beside this one; alone unless {@link #sharing} says. */
   private HostActivity host = new HostActivity();
+  /** The energy window's length; 0 reads no energy. */
+  private double energyWindowSeconds = ENERGY_WINDOW_SECONDS;
 
   public Measurement(Device device, RunContext context, String fatbinHash) {
     this(device, context, fatbinHash, StoppingRule.standard(device.timeCapSeconds()));
@@ -76,6 +84,15 @@ public final class Measurement {
   /** Marks this device busy in {@code host} while a run goes on, and names {@code host}'s other busy devices. */
   public Measurement sharing(HostActivity host) {
     this.host = host;
+    return this;
+  }
+
+  /** Reads each case's energy over a window of at least {@code seconds} after its samples; 0 reads none. */
+  public Measurement energyWindow(double seconds) {
+    if (!(seconds >= 0)) {
+      throw new IllegalArgumentException("energy window: seconds must be >= 0, not " + seconds);
+    }
+    this.energyWindowSeconds = seconds;
     return this;
   }
 
@@ -148,7 +165,11 @@ public final class Measurement {
     }
     // nvidia-smi takes a while to answer: read the "before" state while the buffers are allocated and filled.
     CompletableFuture<Conditions> before = CompletableFuture.supplyAsync(device::conditions);
+    EnergyWindow energyWindow = energyWindowSeconds > 0
+        ? EnergyWindow.startingNow(device.energySensor(), energyWindowSeconds) : null;
     try (CountedWorkload workload = new CountedWorkload(device.prepare(planned.program()))) {
+      // Read once the buffers are filled, before the first launch: the GPU has been idle since the last case.
+      Double idleWatts = energyWindow == null ? null : energyWindow.idleWatts();
       Check check = checkFirstLaunch(workload, planned.program());
       if (!check.passed()) {
         return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(check));
@@ -163,7 +184,13 @@ public final class Measurement {
       if (!again.passed()) {
         return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatchesAfter(again, workload.launches()));
       }
-      return measured(suite, planned, calibration, sampled, before.join(), after);
+      // After the samples and their check: the energy window's launches change neither.
+      EnergyWindow.Outcome energy = energyWindow == null
+          ? EnergyWindow.Outcome.notRead("energy window off")
+          : energyWindow.measure(workload, calibration.launches(), idleWatts);
+      KernelResult result = measured(suite, planned, calibration, sampled, before.join(), after);
+      return result.withEnergy(energy.energy()).withMethod(result.method() + "; "
+          + MethodText.energy(energy.energy(), energy.notRead(), device.energySensor().note()));
     } catch (UnavailableException e) {
       return notRun(suite, planned, ResultStatus.UNAVAILABLE, e.getMessage());
     } catch (RuntimeException e) {

@@ -29,6 +29,7 @@ public final class CsvPrinter implements ResultPrinter {
     columns.add(FRACTION_OF_PEAK);
     columns.addAll(ResultCsv.CARRIED);
     columns.addAll(ResultCsv.SAMPLING);
+    columns.addAll(ResultCsv.ENERGY);
     return List.copyOf(columns);
   }
 

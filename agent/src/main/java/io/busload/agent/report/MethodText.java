@@ -5,6 +5,7 @@ import io.busload.agent.measure.StoppingRule;
 import io.busload.kernels.Sizes;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
+import io.busload.protocol.Energy;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
@@ -144,6 +145,21 @@ public final class MethodText {
           + ", " + c.throttledSamplesDropped() + " samples dropped while throttled"
           + (c.tooFewCleanSamples() ? ", WARNING: too few clean samples left" : "");
     };
+  }
+
+  /**
+   * The energy window in words: joules, watts, the window and its launches, the counter's step; or "not read" and
+   * why. Never a 0 for a reading that was not taken.
+   */
+  public static String energy(Energy e, String notRead, String source) {
+    if (e == null) {
+      return "energy: not read (" + notRead + ")";
+    }
+    return String.format(Locale.ROOT, "energy (%s, total-energy counter): %.3f J over %.3f s of %d launches after the"
+        + " samples, %.1f W average, %s idle before the first launch; the counter stepped %d times (every %.0f ms)", source,
+        e.joules(), e.windowSeconds(), e.launches(), e.averageWatts(),
+        e.idleWatts() == null ? "not read" : String.format(Locale.ROOT, "%.1f W", e.idleWatts()), e.counterSteps(),
+        1e3 * e.counterPeriodSeconds());
   }
 
   /** The L2 verdict in words, or null when the working set is well above L2. */

@@ -1,6 +1,7 @@
 package io.busload.agent.report;
 
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultCsv;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * number was measured. Invalid rows show their first mismatches instead of a speed.
  */
 public final class TablePrinter implements ResultPrinter {
-  private static final String ROW = "%-20s %-28s %-6s %12s %10s %9s %8s %8s %12s%n";
+  private static final String ROW = "%-20s %-28s %-6s %12s %10s %9s %8s %8s %12s %9s %9s%n";
 
   @Override
   public void print(List<KernelResult> results, PrintWriter out) {
@@ -31,20 +32,22 @@ public final class TablePrinter implements ResultPrinter {
         ceilings.measuredBy().orElseThrow()));
     out.println();
     out.printf(Locale.ROOT, ROW, "kernel", "params", "valid", "median us", "GB/s", "of ceil.", "of peak", "spread",
-        "samples");
+        "samples", "J/GB", "GB/s/W");
     for (KernelResult r : results) {
       if (r.valid()) {
         out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "yes",
             String.format(Locale.ROOT, "%.2f", r.medianSeconds() * 1e6),
             String.format(Locale.ROOT, "%.1f", r.bandwidth() / 1e9), percent(ceilings.ofMeasured(r)),
             percent(ceilings.ofPeak(r)), String.format(Locale.ROOT, "%.2f%%", r.relativeSpread() * 100),
-            r.samples().size() + "x" + r.launchesPerSample());
+            r.samples().size() + "x" + r.launchesPerSample(), joulesPerGigabyte(r), perWatt(r));
         flags(r).forEach(flag -> out.println("    " + flag));
       } else if (r.status().notRun()) {
-        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "skip", "-", "-", "-", "-", "-", "-");
+        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "skip", "-", "-", "-", "-", "-", "-", "-",
+            "-");
         out.println("    " + r.method());
       } else {
-        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "NO", "-", "-", "-", "-", "-", "-");
+        out.printf(Locale.ROOT, ROW, r.kernel(), CsvPrinter.params(r.params()), "NO", "-", "-", "-", "-", "-", "-", "-",
+            "-");
         for (String mismatch : r.mismatches()) {
           out.println("    " + mismatch);
         }
@@ -54,7 +57,9 @@ public final class TablePrinter implements ResultPrinter {
     out.println("GB/s = 1e9 bytes/s of useful bytes read + written per launch / median seconds per launch;");
     out.println("of ceil. = fraction of the " + Ceilings.NAME + ": the best bandwidth of this run, memcpy-d2d included");
     out.println("(read-heavy kernels beat memcpy's 1:1 mix); of peak = fraction of the theoretical peak (memory");
-    out.println("clock x bus width x 2); skip = skipped or unavailable on this device.");
+    out.println("clock x bus width x 2); skip = skipped or unavailable on this device. J/GB = joules the GPU drew");
+    out.println("per 1e9 useful bytes over the energy window after the samples; GB/s/W = GB/s over that window's");
+    out.println("average watts; not read = no energy counter here (the method says why).");
     printPercentOfCublas(results, out);
     out.println("method:");
     for (KernelResult r : results) {
@@ -78,6 +83,19 @@ public final class TablePrinter implements ResultPrinter {
       flags.add(MethodText.clocks(r.sampling().clocks()));
     }
     return flags;
+  }
+
+  static String joulesPerGigabyte(KernelResult r) {
+    if (r.energy() == null) {
+      return ResultCsv.NOT_READ;
+    }
+    Double perGigabyte = r.energy().joulesPerGigabyte(r.bytes());
+    return perGigabyte == null ? "-" : String.format(Locale.ROOT, "%.3f", perGigabyte);
+  }
+
+  static String perWatt(KernelResult r) {
+    Double perWatt = r.energy() == null ? null : r.energy().gigabytesPerSecondPerWatt(r.bandwidth());
+    return perWatt == null ? ResultCsv.NOT_READ : String.format(Locale.ROOT, "%.2f", perWatt);
   }
 
   private static String percent(Optional<Double> fraction) {

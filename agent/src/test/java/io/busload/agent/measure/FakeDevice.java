@@ -5,6 +5,7 @@ import io.busload.agent.device.ClockSensor;
 import io.busload.agent.device.Conditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
+import io.busload.agent.device.EnergySensor;
 import io.busload.agent.device.Workload;
 import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Program;
@@ -33,6 +34,7 @@ final class FakeDevice implements Device {
   private final long l2Bytes;
   Script script = (call, launches) -> new Workload.Batch(launches * 1e-4, Workload.Hold.HELD);
   ClockSensor sensor = ClockSensor.none(Clocks.Reading.NOT_READ, "no libnvidia-ml.so.1 in this test");
+  EnergySensor energy = EnergySensor.none("no libnvidia-ml.so.1 in this test");
   /** Whether the first launch runs the program (false: outputs stay poisoned, the check fails). */
   boolean computes = true;
   /** Thrown by the timed batch of this call, or never when negative. */
@@ -148,6 +150,11 @@ final class FakeDevice implements Device {
   @Override
   public ClockSensor clockSensor() {
     return sensor;
+  }
+
+  @Override
+  public EnergySensor energySensor() {
+    return energy;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.busload.agent.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.busload.agent.device.ClockSensor;
 import io.busload.agent.device.Workload;
@@ -191,6 +192,92 @@ class MeasurementTest {
     assertThat(clocks.smMinMHz()).isNull();
     assertThat(clocks.throttleReasons()).isNull();
     assertThat(r.method()).contains("clocks: not read (no libnvidia-ml.so.1 in this test)");
+  }
+
+  @Test
+  void measure_noEnergyCounter_energyAbsentAndMethodSaysNotRead() {
+    KernelResult r = measure(SHORT);
+
+    assertThat(r.valid()).isTrue();
+    assertThat(r.energy()).isNull();
+    assertThat(r.method()).endsWith("; energy: not read (no libnvidia-ml.so.1 in this test)");
+  }
+
+  @Test
+  void measure_energyCounterMoving_energyWindowAfterTheSamplesWithItsLaunches() {
+    long[] millijoules = {1_000_000};
+    device.energy = new io.busload.agent.device.EnergySensor() {
+      @Override
+      public boolean reads() {
+        return true;
+      }
+
+      @Override
+      public String note() {
+        return "fake counter";
+      }
+
+      @Override
+      public long totalMillijoules() {
+        return millijoules[0] += 5; // a step on every read: the window closes on the first read past its target
+      }
+
+      @Override
+      public long powerMilliwatts() {
+        return 80_000;
+      }
+    };
+    int[] timedBatches = {0};
+    device.script = (call, launches) -> {
+      timedBatches[0] = call;
+      return new Workload.Batch(launches * 1e-4, Workload.Hold.HELD);
+    };
+
+    KernelResult r = new Measurement(device, CONTEXT, "fatbin", SHORT).energyWindow(0.01).measure("stride",
+        firstCase());
+
+    assertThat(r.valid()).isTrue();
+    assertThat(r.energy()).isNotNull();
+    assertThat(r.energy().idleWatts()).isEqualTo(80.0);
+    assertThat(r.energy().windowSeconds()).isGreaterThanOrEqualTo(0.01);
+    assertThat(r.energy().joules()).isCloseTo(r.energy().counterSteps() * 0.005, within(1e-12));
+    assertThat(r.energy().launches()).isEqualTo((long) r.energy().counterSteps() * r.launchesPerSample());
+    // The window's batches come after the samples: the samples and their count are the sampler's alone.
+    assertThat(timedBatches[0]).isGreaterThan(r.samples().size() + 2);
+    assertThat(r.method()).contains("energy (fake counter, total-energy counter): ")
+        .contains(r.energy().launches() + " launches after the samples").contains("80.0 W idle before the first launch");
+  }
+
+  @Test
+  void measure_energyWindowOff_noEnergyAndNoExtraLaunches() {
+    device.energy = new io.busload.agent.device.EnergySensor() {
+      @Override
+      public boolean reads() {
+        return true;
+      }
+
+      @Override
+      public String note() {
+        return "fake counter";
+      }
+
+      @Override
+      public long totalMillijoules() {
+        throw new AssertionError("read with the window off");
+      }
+
+      @Override
+      public long powerMilliwatts() {
+        throw new AssertionError("read with the window off");
+      }
+    };
+
+    KernelResult r = new Measurement(device, CONTEXT, "fatbin", SHORT).energyWindow(0).measure("stride",
+        firstCase());
+
+    assertThat(r.valid()).isTrue();
+    assertThat(r.energy()).isNull();
+    assertThat(r.method()).endsWith("; energy: not read (energy window off)");
   }
 
   @Test

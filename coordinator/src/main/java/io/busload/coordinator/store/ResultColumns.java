@@ -2,6 +2,7 @@ package io.busload.coordinator.store;
 
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.Energy;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Sampling;
@@ -33,14 +34,16 @@ final class ResultColumns {
       + " ?::text[], ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
       + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
       + " ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::text[], ?::text[],"
-      + " ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[])"
+      + " ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[],"
+      + " ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int8[], ?::int4[])"
       + " WITH ORDINALITY AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
       + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
       + " last_sample, result_json, method, origin, status, held_samples, unheld_samples, retimed_samples,"
       + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz, mem_clock_max_mhz,"
       + " throttle_reasons, throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes,"
-      + " n)),"
+      + " energy_joules, energy_average_watts, energy_idle_watts, energy_window_seconds, energy_launches,"
+      + " energy_counter_steps, n)),"
       // The first of each id in the batch; the caller compares the others with what is stored (ResultStore).
       + " f AS (SELECT DISTINCT ON (id) * FROM t ORDER BY id, n),"
       // An id is taken once whatever its measured_at (V10): only an id new to result_ids is stored.
@@ -52,7 +55,8 @@ final class ResultColumns {
       + " agent_version, fatbin_hash, samples, result_json, method, origin, status, held_samples, unheld_samples,"
       + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
       + " mem_clock_max_mhz, throttle_reasons,"
-      + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes)"
+      + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes, energy_joules,"
+      + " energy_average_watts, energy_idle_watts, energy_window_seconds, energy_launches, energy_counter_steps)"
       + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
       + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, p.stored_at, t.model, t.theoretical_peak,"
@@ -60,7 +64,9 @@ final class ResultColumns {
       + " t.result_json, t.method, t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
       + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.mem_clock_min_mhz,"
       + " t.mem_clock_max_mhz, t.throttle_reasons,"
-      + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes"
+      + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes,"
+      + " t.energy_joules, t.energy_average_watts, t.energy_idle_watts, t.energy_window_seconds, t.energy_launches,"
+      + " t.energy_counter_steps"
       + " FROM f AS t JOIN fresh USING (id) CROSS JOIN p"
       // A row under the id cannot be there once result_ids took it; kept so that a store repaired by hand stays
       // idempotent.
@@ -118,6 +124,13 @@ final class ResultColumns {
   final Boolean[] tooFewClean;
   final String[] cacheResidencies;
   final Long[] workingSets;
+  /** The energy's columns (V13): NULL where it was not read. */
+  final Double[] energyJoules;
+  final Double[] energyWatts;
+  final Double[] energyIdleWatts;
+  final Double[] energyWindows;
+  final Long[] energyLaunches;
+  final Integer[] energySteps;
   /** A SHA-256 per result was a tenth of the insert's time; a batch holds few devices. */
   private final Map<DeviceInfo, String> fingerprintOf = new HashMap<>();
   private int row;
@@ -169,6 +182,12 @@ final class ResultColumns {
     tooFewClean = new Boolean[n];
     cacheResidencies = new String[n];
     workingSets = new Long[n];
+    energyJoules = new Double[n];
+    energyWatts = new Double[n];
+    energyIdleWatts = new Double[n];
+    energyWindows = new Double[n];
+    energyLaunches = new Long[n];
+    energySteps = new Integer[n];
     int sampleCount = 0;
     for (ResultStore.Incoming incoming : results) {
       sampleCount += incoming.result().samples().size();
@@ -216,6 +235,19 @@ final class ResultColumns {
     origins[i] = r.origin() == null ? null : Database.json(r.origin());
     statuses[i] = r.status().name();
     addSampling(i, r.sampling());
+    addEnergy(i, r.energy());
+  }
+
+  private void addEnergy(int i, Energy e) {
+    if (e == null) {
+      return;
+    }
+    energyJoules[i] = e.joules();
+    energyWatts[i] = e.averageWatts();
+    energyIdleWatts[i] = e.idleWatts();
+    energyWindows[i] = e.windowSeconds();
+    energyLaunches[i] = e.launches();
+    energySteps[i] = e.counterSteps();
   }
 
   private void addSampling(int i, Sampling s) {
@@ -276,7 +308,10 @@ final class ResultColumns {
     s.setArray(p++, c.createArrayOf("int4", throttledDropped));
     s.setArray(p++, c.createArrayOf("bool", tooFewClean));
     p = texts(c, s, p, cacheResidencies);
-    s.setArray(p, c.createArrayOf("int8", workingSets));
+    s.setArray(p++, c.createArrayOf("int8", workingSets));
+    p = arrays(c, s, p, "float8", energyJoules, energyWatts, energyIdleWatts, energyWindows);
+    s.setArray(p++, c.createArrayOf("int8", energyLaunches));
+    s.setArray(p, c.createArrayOf("int4", energySteps));
   }
 
   /** Columns that may hold NULLs, as SQL arrays of {@code type}. */

@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
 public final class Comparison {
   /** What the bars measure. */
   public enum Scale {
-    ABSOLUTE("GB/s"), FRACTION_OF_CEILING("% of measured ceiling"), FRACTION_OF_PEAK("% of theoretical peak");
+    ABSOLUTE("GB/s"), FRACTION_OF_CEILING("% of measured ceiling"), FRACTION_OF_PEAK("% of theoretical peak"),
+    /** GB/s over the average watts of the result's energy window; no bar where its energy was not read. */
+    PER_WATT("GB/s per watt");
 
     public final String unit;
 
@@ -76,6 +78,7 @@ public final class Comparison {
 
     ObjectNode option = ChartOptions.base("Kernel families: naive, coalesced, best",
         scale == Scale.ABSOLUTE ? "latest valid result per kernel and parameters"
+            : scale == Scale.PER_WATT ? "bandwidth per watt of the GPU's draw; no bar where energy was not read"
             : "each as a fraction of its own device's " + (scale == Scale.FRACTION_OF_CEILING ? "measured ceiling (best of its run)" : "peak"));
     option.putObject("tooltip").put("trigger", "item").put("formatter", "{a}<br/>{b}: <b>{c} " + scale.unit + "</b>");
     ArrayNode x = ChartOptions.axis(option, "xAxis", "category", "kernel family").putArray("data");
@@ -86,7 +89,7 @@ public final class Comparison {
     for (Subject subject : subjects) {
       Map<String, List<KernelResult>> byFamily = subject.families();
       Double ceiling = switch (scale) {
-        case ABSOLUTE -> 1e9;
+        case ABSOLUTE, PER_WATT -> 1e9;
         case FRACTION_OF_CEILING -> subject.ceiling() == null ? null : subject.ceiling() / 100;
         case FRACTION_OF_PEAK -> subject.peak() == null ? null : subject.peak() / 100;
       };
@@ -99,7 +102,15 @@ public final class Comparison {
         for (String family : categories) {
           Optional<KernelResult> pick = ceiling == null ? Optional.empty()
               : Families.pick(form, byFamily.getOrDefault(family, List.of()));
-          if (pick.isPresent()) {
+          Double perWatt = scale != Scale.PER_WATT || pick.isEmpty() || pick.get().energy() == null ? null
+              : pick.get().energy().gigabytesPerSecondPerWatt(pick.get().bandwidth());
+          if (scale == Scale.PER_WATT) {
+            if (perWatt == null) {
+              data.addNull();
+            } else {
+              data.add(ChartOptions.round(perWatt, 3));
+            }
+          } else if (pick.isPresent()) {
             data.add(ChartOptions.round(pick.get().bandwidth() / ceiling, scale == Scale.ABSOLUTE ? 3 : 2));
           } else {
             data.addNull();

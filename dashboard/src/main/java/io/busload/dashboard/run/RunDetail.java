@@ -146,6 +146,25 @@ public final class RunDetail {
     };
   }
 
+  /**
+   * What the case drew: joules per useful GB and GB/s per watt, derived here from the typed energy, then the average
+   * and idle watts and the window. "not read" for a measured result without energy (no counter on its device, or
+   * measured before energy was read), never a 0; empty for a case that was not measured.
+   */
+  public static String energy(KernelResult r) {
+    io.busload.protocol.Energy e = r.energy();
+    if (e == null) {
+      return r.status() == ResultStatus.MEASURED ? "not read" : "";
+    }
+    Double perGigabyte = e.joulesPerGigabyte(r.bytes());
+    Double perWatt = e.gigabytesPerSecondPerWatt(r.bandwidth());
+    return String.format(Locale.ROOT, "%s J/GB, %s GB/s per W; %.1f W average, idle %s; %.2f s of %d launches",
+        perGigabyte == null ? "-" : String.format(Locale.ROOT, "%.3f", perGigabyte),
+        perWatt == null ? "-" : String.format(Locale.ROOT, "%.2f", perWatt), e.averageWatts(),
+        e.idleWatts() == null ? "not read" : String.format(Locale.ROOT, "%.1f W", e.idleWatts()), e.windowSeconds(),
+        e.launches());
+  }
+
   /** Clocks and throttling during sampling, or why they were not read; never a figure that was not read. */
   public static String clocks(KernelResult r) {
     if (r.sampling() == null) {

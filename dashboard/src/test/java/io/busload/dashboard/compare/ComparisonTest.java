@@ -36,4 +36,21 @@ class ComparisonTest {
   void ceiling_noMemcpy_none() {
     assertThat(new Comparison.Subject("H100", List.of(r("gather-sorted", 3e12))).ceiling()).isNull();
   }
+
+  @Test
+  void option_perWatt_bandwidthOverAverageWattsAndNoBarWhereEnergyWasNotRead() {
+    // gather-sorted: 3.0 TB/s over 330 W = 9.091 GB/s per W; gather-random measured without energy: no bar, not 0.
+    KernelResult sorted = r("gather-sorted", 3.0e12).withEnergy(new io.busload.protocol.Energy(330, 330, 119.0, 1.0,
+        1000, 10));
+    Comparison.Subject subject = new Comparison.Subject("H100", List.of(sorted, r("gather-random", 0.4e12)));
+
+    JsonNode option = Comparison.option(List.of(subject), Comparison.Scale.PER_WATT, List.of());
+
+    List<Double> bars = option.get("series").findValues("data").stream().flatMap(d -> java.util.stream.StreamSupport
+        .stream(d.spliterator(), false)).filter(JsonNode::isNumber).map(JsonNode::asDouble).toList();
+    assertThat(bars).contains(9.091).doesNotContain(0.0);
+    assertThat(option.get("series").findValues("data").stream().flatMap(d -> java.util.stream.StreamSupport
+        .stream(d.spliterator(), false)).filter(JsonNode::isNull).count()).isPositive();
+    assertThat(Comparison.Scale.PER_WATT.unit).isEqualTo("GB/s per watt");
+  }
 }

@@ -123,4 +123,18 @@ class RunDetailTest {
     assertThat(option.at("/series/2/data").toString()).isEqualTo("[4.0,\"-\"]");
     assertThat(option.at("/series/3/data").toString()).isEqualTo("[4.0,4.0]");
   }
+
+  @Test
+  void energy_readNotReadAndNotMeasured_derivedFiguresOrNotReadNeverZero() {
+    KernelResult measured = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
+    // 2000 launches of 2^27 bytes (268.4 GB) for 66.0 J: 0.246 J/GB; 1000 GB/s over 330 W: 3.03 GB/s per W.
+    KernelResult read = measured.withEnergy(new io.busload.protocol.Energy(66.0, 330.0, 119.4, 0.2, 2000, 2));
+    KernelResult invalid = Results.result("s", Results.GPU, "offset-copy-fp32", Map.of("offset", 1), false, 1e12,
+        Instant.EPOCH);
+
+    assertThat(RunDetail.energy(read)).startsWith("0.246 J/GB, " + String.format(java.util.Locale.ROOT, "%.2f",
+        read.bandwidth() / 1e9 / 330.0) + " GB/s per W; 330.0 W average, idle 119.4 W; 0.20 s of 2000 launches");
+    assertThat(RunDetail.energy(measured)).isEqualTo("not read");
+    assertThat(RunDetail.energy(invalid)).isEmpty();
+  }
 }

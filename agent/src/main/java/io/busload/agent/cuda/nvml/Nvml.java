@@ -3,6 +3,7 @@ package io.busload.agent.cuda.nvml;
 import io.busload.agent.cuda.NativeCalls;
 import io.busload.agent.device.ClockSensor;
 import io.busload.agent.device.DeviceException;
+import io.busload.agent.device.EnergySensor;
 import io.busload.protocol.Clocks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -45,6 +46,11 @@ public final class Nvml {
   private final MethodHandle nvlinkState;
   private final MethodHandle nvlinkRemoteType;
   private final MethodHandle nvlinkRemotePci;
+  /** Energy and power (Volta and later); null where this NVML lacks them, and then energy is not read. */
+  private final MethodHandle totalEnergy;
+  private final MethodHandle powerUsage;
+  /** nvmlDeviceGetFieldValues, for the instantaneous power (Hopper's power usage is a one-second average). */
+  private final MethodHandle fieldValues;
   private final String version;
 
   private Nvml(SymbolLookup symbols) {
@@ -65,6 +71,11 @@ public final class Nvml {
         FunctionDescriptor.of(INT, POINTER, INT, POINTER));
     nvlinkRemotePci = optional(linker, symbols, "nvmlDeviceGetNvLinkRemotePciInfo_v2",
         FunctionDescriptor.of(INT, POINTER, INT, POINTER));
+    totalEnergy = optional(linker, symbols, "nvmlDeviceGetTotalEnergyConsumption",
+        FunctionDescriptor.of(INT, POINTER, POINTER));
+    powerUsage = optional(linker, symbols, "nvmlDeviceGetPowerUsage", FunctionDescriptor.of(INT, POINTER, POINTER));
+    fieldValues = optional(linker, symbols, "nvmlDeviceGetFieldValues", FunctionDescriptor.of(INT, POINTER, INT,
+        POINTER));
     MethodHandle driverVersion = downcall(linker, symbols, "nvmlSystemGetDriverVersion",
         FunctionDescriptor.of(INT, POINTER, INT));
     check(invoke(init), "nvmlInit_v2");
@@ -94,6 +105,22 @@ public final class Nvml {
       return host.sensorOf(uuid);
     } catch (NvmlUnavailableException e) {
       return ClockSensor.none(Clocks.Reading.NOT_READ, e.getMessage());
+    }
+  }
+
+  /** The energy counter of the GPU with CUDA UUID {@code uuid}, or one saying why it cannot read. */
+  public static synchronized EnergySensor energySensor(String uuid) {
+    if (uuid == null) {
+      return EnergySensor.none("the GPU has no CUDA UUID to find it by in NVML");
+    }
+    loadHost();
+    if (host == null) {
+      return EnergySensor.none(hostUnavailable);
+    }
+    try {
+      return host.energySensorOf(uuid);
+    } catch (NvmlUnavailableException | DeviceException e) {
+      return EnergySensor.none(e.getMessage());
     }
   }
 
@@ -250,6 +277,124 @@ public final class Nvml {
       throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
     }
     return new Sensor(slot.get(POINTER, 0), arena.allocate(INT), arena.allocate(LONG), "NVML, driver " + version);
+  }
+
+  /**
+   * The energy sensor of one GPU, tried once: a GPU whose NVML answers NOT_SUPPORTED (older than Volta) gets a
+   * sensor that says so. {@link NvmlUnavailableException} when NVML does not know the UUID.
+   */
+  EnergySensor energySensorOf(String uuid) {
+    if (totalEnergy == null || powerUsage == null) {
+      return EnergySensor.none("this NVML (driver " + version + ") has no nvmlDeviceGetTotalEnergyConsumption or"
+          + " nvmlDeviceGetPowerUsage");
+    }
+    Arena arena = Arena.ofAuto(); // lives while the sensor refers to its segments
+    MemorySegment slot = arena.allocate(POINTER);
+    int status;
+    try {
+      status = (int) handleByUuid.invokeExact(arena.allocateFrom(uuid), slot);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (status != 0) {
+      throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
+    }
+    EnergyReader reader = new EnergyReader(slot.get(POINTER, 0), arena.allocate(LONG), arena.allocate(INT),
+        fieldValues == null ? null : arena.allocate(FIELD_VALUE_BYTES, 8), "NVML, driver " + version);
+    try {
+      reader.totalMillijoules();
+      reader.powerMilliwatts();
+    } catch (DeviceException e) {
+      return EnergySensor.none("energy not read on this GPU: " + e.getMessage());
+    }
+    return reader;
+  }
+
+  /** One GPU's energy and power; its segments are reused, so it must stay on one thread (the device's worker). */
+  private final class EnergyReader implements EnergySensor {
+    private final MemorySegment device;
+    private final MemorySegment millijoules;
+    private final MemorySegment milliwatts;
+    /** One {@code nvmlFieldValue_t}; null once the instantaneous field has failed, and the average is read. */
+    private MemorySegment field;
+    private final String note;
+
+    EnergyReader(MemorySegment device, MemorySegment millijoules, MemorySegment milliwatts, MemorySegment field,
+        String note) {
+      this.device = device;
+      this.millijoules = millijoules;
+      this.milliwatts = milliwatts;
+      this.field = field;
+      this.note = note;
+    }
+
+    @Override
+    public boolean reads() {
+      return true;
+    }
+
+    @Override
+    public String note() {
+      return note;
+    }
+
+    @Override
+    public long totalMillijoules() {
+      int status;
+      try {
+        status = (int) totalEnergy.invokeExact(device, millijoules);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      check(status, "nvmlDeviceGetTotalEnergyConsumption");
+      return millijoules.get(LONG, 0); // unsigned 64 bits: reaching 2^63 mJ would take a 1 kW GPU 292 million years
+    }
+
+    @Override
+    public long powerMilliwatts() {
+      if (field != null) {
+        long instant = instantMilliwatts();
+        if (instant >= 0) {
+          return instant;
+        }
+        field = null;
+      }
+      int status;
+      try {
+        status = (int) powerUsage.invokeExact(device, milliwatts);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      check(status, "nvmlDeviceGetPowerUsage");
+      return Integer.toUnsignedLong(milliwatts.get(INT, 0));
+    }
+
+    private long instantMilliwatts() {
+      return Nvml.this.instantMilliwatts(device, field);
+    }
+  }
+
+  /** {@code nvmlFieldValue_t}: fieldId, scopeId, timestamp, latencyUsec, valueType, nvmlReturn, then the value. */
+  private static final long FIELD_VALUE_BYTES = 40;
+  private static final long FIELD_RETURN_OFFSET = 28;
+  private static final long FIELD_VALUE_OFFSET = 32;
+  /** {@code NVML_FI_DEV_POWER_INSTANT}: the power now, in milliwatts (an unsigned int value). */
+  static final int FIELD_POWER_INSTANT = 186;
+
+  /** The instantaneous power in milliwatts through one field value; -1 where this driver or GPU does not give it. */
+  private long instantMilliwatts(MemorySegment device, MemorySegment field) {
+    field.fill((byte) 0);
+    field.set(INT, 0, FIELD_POWER_INSTANT);
+    int status;
+    try {
+      status = (int) fieldValues.invokeExact(device, 1, field);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (status != 0 || field.get(INT, FIELD_RETURN_OFFSET) != 0) {
+      return -1;
+    }
+    return Integer.toUnsignedLong(field.get(INT, FIELD_VALUE_OFFSET));
   }
 
   /** One GPU's readings; its segments are reused, so it must stay on one thread (the device's worker). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.busload.agent.device.ClockSensor;
+import io.busload.agent.device.EnergySensor;
 import io.busload.protocol.Clocks;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,13 +22,15 @@ class NvmlTest {
   @TempDir
   Path dir;
 
-  private Path fakeLibrary() throws IOException, InterruptedException {
+  private Path fakeLibrary(String... flags) throws IOException, InterruptedException {
     Path source = Path.of("src/test/resources/nvml/fake-nvml.c");
-    Path library = dir.resolve("libfake-nvml.so");
+    Path library = dir.resolve("libfake-nvml" + String.join("", flags) + ".so");
+    java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("cc", "-shared", "-fPIC"));
+    command.addAll(java.util.List.of(flags));
+    command.addAll(java.util.List.of("-o", library.toString(), source.toString()));
     Process cc;
     try {
-      cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
-          .redirectErrorStream(true).start();
+      cc = new ProcessBuilder(command).redirectErrorStream(true).start();
     } catch (IOException e) {
       assumeTrue(false, "no C compiler on this host: " + e.getMessage());
       throw e;
@@ -105,5 +108,64 @@ class NvmlTest {
     assertThat(nvml.nvlinksOf("GPU-fake-pcie")).contains(Nvml.NvLinks.NONE);
     assertThatThrownBy(() -> nvml.nvlinksOf("GPU-nope")).isInstanceOf(NvmlUnavailableException.class)
         .hasMessageContaining("nvmlDeviceGetHandleByUUID(GPU-nope) failed");
+  }
+
+  @Test
+  void energySensorOf_fakeGpu_readsTheCounterAndPowerThroughFfm() throws Exception {
+    Nvml nvml = Nvml.load(fakeLibrary());
+
+    EnergySensor sensor = nvml.energySensorOf("GPU-fake-0");
+
+    assertThat(sensor.reads()).isTrue();
+    assertThat(sensor.note()).isEqualTo("NVML, driver 580.82.07");
+    long first = sensor.totalMillijoules();
+    // The stand-in's counter moves 1000 mJ a read, from 5,000,000 (the sensor read it once when made).
+    assertThat(first).isGreaterThan(5_000_000L);
+    assertThat(sensor.totalMillijoules()).isEqualTo(first + 1000);
+    // The instantaneous field (62 W in the stand-in), not the one-second average (75 W).
+    assertThat(sensor.powerMilliwatts()).isEqualTo(62_000L);
+  }
+
+  @Test
+  void energySensorOf_gpuWithoutCounter_notReadWithNvmlsAnswer() throws Exception {
+    Nvml nvml = Nvml.load(fakeLibrary());
+
+    EnergySensor sensor = nvml.energySensorOf("GPU-fake-pcie");
+
+    assertThat(sensor.reads()).isFalse();
+    assertThat(sensor.note()).isEqualTo("energy not read on this GPU: nvmlDeviceGetTotalEnergyConsumption failed:"
+        + " Not Supported (3)");
+    assertThatThrownBy(sensor::totalMillijoules).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void energySensorOf_nvmlWithoutEnergyCalls_notReadNamingThem() throws Exception {
+    Nvml nvml = Nvml.load(fakeLibrary("-DFAKE_NVML_NO_ENERGY"));
+
+    EnergySensor sensor = nvml.energySensorOf("GPU-fake-0");
+
+    assertThat(sensor.reads()).isFalse();
+    assertThat(sensor.note()).contains("has no nvmlDeviceGetTotalEnergyConsumption");
+  }
+
+  @Test
+  void energySensorOf_nvmlWithoutInstantPower_fallsBackToTheAveragedPowerUsage() throws Exception {
+    Path source = dir.resolve("no-fields.c");
+    Files.writeString(source, Files.readString(Path.of("src/test/resources/nvml/fake-nvml.c"))
+        .replace("int nvmlDeviceGetFieldValues(", "static int unused_field_values("));
+    Path library = dir.resolve("libno-fields.so");
+    Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
+        .redirectErrorStream(true).start();
+    assertThat(cc.waitFor()).as(new String(cc.getInputStream().readAllBytes())).isZero();
+
+    EnergySensor sensor = Nvml.load(library).energySensorOf("GPU-fake-0");
+
+    assertThat(sensor.powerMilliwatts()).isEqualTo(75_000L);
+  }
+
+  @Test
+  void energySensor_noUuid_notReadSayingWhy() {
+    assertThat(Nvml.energySensor(null).reads()).isFalse();
+    assertThat(Nvml.energySensor(null).note()).contains("no CUDA UUID");
   }
 }

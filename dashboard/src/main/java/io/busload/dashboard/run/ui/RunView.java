@@ -116,6 +116,7 @@ public class RunView extends VerticalLayout implements HasUrlParameter<String> {
     resultsCsv.column("Timing", RunDetail::timing).setFlexGrow(1);
     resultsCsv.column("Clocks", RunDetail::clocks).setFlexGrow(1);
     resultsCsv.column("L2", RunDetail::cache).setAutoWidth(true);
+    resultsCsv.column("Energy", RunDetail::energy).setFlexGrow(1);
     resultsCsv.column("First mismatches", r -> String.join("; ", r.mismatches())).setFlexGrow(1);
     results.setAllRowsVisible(true);
   }

@@ -83,15 +83,12 @@ class StrangerMemberTest {
       Gadget.READS.set(0);
       Gadget.CALLS.set(0);
 
-      // Hazelcast's executor deserializes the task on the target member and runs it there.
+      // Hazelcast's executor deserializes a task on the member it is sent to and runs it there.
       var task = stranger.getExecutorService("stranger-tasks").submitToMember(new Gadget(), target);
       assertThatThrownBy(() -> task.get(20, TimeUnit.SECONDS))
           .as("the coordinator refuses the gadget's class")
           .isInstanceOf(ExecutionException.class)
-          .hasStackTraceContaining("Gadget");
-      // Vert.x's cluster manager listens on its map of consumers with values: every member reads each new entry.
-      stranger.getMultiMap("__vertx.subs").put("busload.gadget", new Gadget());
-      Thread.sleep(3000);
+          .hasStackTraceContaining("Resolving class " + Gadget.class.getName() + " is not allowed");
       assertThat(Gadget.READS).as("readObject calls on the coordinator's side").hasValue(0);
       assertThat(Gadget.CALLS).as("gadget tasks run").hasValue(0);
     }

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>PostgreSQL ends the lock with the session: a coordinator that exits or is killed gives the lease up as soon as
  * the server sees its connection close, and the next {@link #renew()} of another coordinator takes it. A coordinator
- * whose connection stops answering stops leading within {@link #CHECK_SECONDS}; the server ends that session
- * itself after its TCP keepalives go unanswered (about {@link #SERVER_GIVES_UP_SECONDS} s), so the old leader has
- * stepped down before another can take over.
+ * whose connection stops answering stops leading at its next renewal, which gives up after {@link #CHECK_SECONDS};
+ * the server ends that session itself after its TCP keepalives go unanswered (about
+ * {@link #SERVER_GIVES_UP_SECONDS} s), so the old leader has stepped down before another can take over.
  *
  * <p>Every method blocks: call them from worker threads. {@link #holds()} only reads a flag, for the event loop.
  */

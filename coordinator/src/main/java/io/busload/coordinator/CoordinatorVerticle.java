@@ -290,8 +290,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
     changingHands = true;
     if (!leads) {
-      LOG.warn("{}, so this coordinator stops leading (another coordinator leads now or will): intake, dispatch and"
-          + " schedules stop here", leadership.whyNot());
+      LOG.warn("{}: this coordinator no longer leads; intake, dispatch and schedules stop here until it holds the"
+          + " leader lease again", leadership.whyNot());
       leading = false;
       List<MessageConsumer<?>> registered = consumers;
       consumers = null;

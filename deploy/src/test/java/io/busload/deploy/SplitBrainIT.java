@@ -132,7 +132,7 @@ class SplitBrainIT extends FleetFaults {
     sleepUntil(fireAt.plus(SPLIT_AFTER_FIRE));
     String coordinatorALog = fleet.log("coordinator-a");
     String coordinatorBLog = fleet.log("coordinator-b");
-    boolean onlyALedDuringSplit = !coordinatorALog.contains("another coordinator leads now")
+    boolean onlyALedDuringSplit = !coordinatorALog.contains("no longer leads")
         && !coordinatorBLog.contains("leading now");
     Tally duringSplit = tally(apiA, sweepId);
     net.heal();
@@ -207,7 +207,7 @@ class SplitBrainIT extends FleetFaults {
     List<String> exited = fleet.exited();
     int crashed = exited.size() + (postgres.alive() ? 0 : 1);
     long leadingLines = count(logA, "leading now") + count(logB, "leading now");
-    long yieldLines = count(logA, "another coordinator leads now") + count(logB, "another coordinator leads now");
+    long yieldLines = count(logA, "no longer leads") + count(logB, "no longer leads");
     int mergedOutboxLeft = outboxFiles(mergedOutbox).size();
     summary(fault(), total, t.rows(), lost, t.duplicated(), crashed,
         "a|b split " + splitFor.toSeconds() + " s, only A (the lease holder) leading during it: "
@@ -215,7 +215,7 @@ class SplitBrainIT extends FleetFaults {
             + ", fire log lines " + fireLines + ", sweeps in the store " + sweepsOfSchedule + "); " + dispatchedBy
             + "; " + duringSplit.rows() + " stored during the split; scheduled runs " + runStates + " "
             + toDone.toSeconds() + " s after heal; leader after heal " + leader + " ('leading now' " + leadingLines
-            + "x, 'another coordinator leads now' " + yieldLines + "x); post-heal sweep: " + ta.rows()
+            + "x, 'no longer leads' " + yieldLines + "x); post-heal sweep: " + ta.rows()
             + " stored, duplicated " + ta.duplicated() + ", runs " + afterStates + " (waited up to 120 s), done on both "
             + afterDoneOnBoth + "; merged half's agent " + mergedAgent + " online " + mergedAgentOnline + ", "
             + mergedHellos + " unanswered hellos, " + mergedOutboxLeft + " left in its outbox; exited " + exited);
@@ -238,12 +238,12 @@ class SplitBrainIT extends FleetFaults {
   }
 
   /**
-   * Whether a coordinator leads by its own log: its last word on the matter ("leading now" against "another
-   * coordinator leads", which it also logs at start when it starts as the standby).
+   * Whether a coordinator leads by its own log: its last word on the matter ("leading now" against "no longer
+   * leads", or "another coordinator leads", which it logs at start when it starts as the standby).
    */
   static boolean leadsNow(String log, boolean ledAtStart) {
     int leading = log.lastIndexOf("leading now:");
-    int following = log.lastIndexOf("another coordinator leads");
+    int following = Math.max(log.lastIndexOf("another coordinator leads"), log.lastIndexOf("no longer leads"));
     if (leading < 0 && following < 0) {
       return ledAtStart;
     }

@@ -27,8 +27,8 @@ public final class LeaderLease implements AutoCloseable {
   /** The advisory lock's key: "busload" in ASCII, then 1. Advisory locks are per database. */
   static final long KEY = 0x6275736c6f616401L;
   /** How long a check of the connection, or a connect, may take before the lease counts as lost. */
-  public static final int CHECK_SECONDS = 2;
-  private static final int KEEPALIVE_IDLE = 4;
+  public static final int CHECK_SECONDS = 4;
+  private static final int KEEPALIVE_IDLE = 5;
   private static final int KEEPALIVE_INTERVAL = 2;
   private static final int KEEPALIVE_COUNT = 3;
   static final int SERVER_GIVES_UP_SECONDS = KEEPALIVE_IDLE + KEEPALIVE_INTERVAL * KEEPALIVE_COUNT;

@@ -37,6 +37,7 @@ import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.Run;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.Database;
+import io.busload.coordinator.store.LeaderLease;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.SweepStore;
 import io.busload.coordinator.store.ViewQueries;
@@ -85,6 +86,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private static final int QUEUE_GAUGE_TICKS = 5;
   /** How often (in ticks) the leader writes agents' last heartbeats and a standby reads them. */
   private static final int MIRROR_TICKS = 2;
+  private LeaderLease lease;
+  private boolean renewing;
   private Leadership leadership;
   private Intake intake;
   /** The intake's consumers while this coordinator leads; null while it follows. */
@@ -118,8 +121,8 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    record Remembered(Database database, List<KnownAgent> agents, List<Run> active, ApiTokens tokens,
-        HttpServerOptions http, io.busload.protocol.cluster.FleetTls.Loaded bridgeTls) {}
+    record Remembered(Database database, LeaderLease lease, List<KnownAgent> agents, List<Run> active,
+        ApiTokens tokens, HttpServerOptions http, io.busload.protocol.cluster.FleetTls.Loaded bridgeTls) {}
     return vertx.executeBlocking(() -> {
       HttpServerOptions http = new HttpServerOptions().setHost(settings.httpHost()).setPort(settings.httpPort());
       if (settings.restTls()) {
@@ -128,24 +131,28 @@ public final class CoordinatorVerticle extends VerticleBase {
       io.busload.protocol.cluster.FleetTls.Loaded bridgeTls = settings.bridgePort() == CoordinatorSettings.NO_BRIDGE
           || settings.cluster().tls() == null ? null : settings.cluster().tls().load(ClusterSettings.COORDINATOR);
       Database opened = Database.open(settings.database(), settings.dataDir());
+      LeaderLease taken = new LeaderLease(opened);
       try {
         ApiTokens tokens = ApiTokens.open(new ApiTokenStore(opened), settings.apiTokensFile(),
             settings.firstApiTokenFile(), System.out, clock);
         LOG.info("REST API: {} API token(s) in the store; reads are open, writes need a token's scope",
             tokens.size());
-        return new Remembered(opened, new AgentStore(opened).agents(), new SweepStore(opened).activeRuns(), tokens,
-            http, bridgeTls);
+        taken.renew();
+        return new Remembered(opened, taken, new AgentStore(opened).agents(), new SweepStore(opened).activeRuns(),
+            tokens, http, bridgeTls);
       } catch (RuntimeException e) {
+        taken.close();
         opened.close();
         throw e;
       }
     }).compose(remembered -> {
       database = remembered.database();
+      lease = remembered.lease();
       agents = new AgentStore(database);
       sweeps = new SweepStore(database);
       Fleet fleet = new Fleet();
       remembered.agents().forEach(fleet::remember);
-      leadership = new Leadership(vertx);
+      leadership = new Leadership(lease);
       RunQueues queues = new RunQueues(vertx, sweeps, fleet, clock, () -> leading);
       queues.restore(remembered.active());
       ResultStore results = new ResultStore(database);
@@ -246,6 +253,7 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {
     Instant now = clock.instant();
+    renewLease();
     lead(fleet, queues);
     scheduler.tick();
     if (ticks % MIRROR_TICKS == 0) {
@@ -270,6 +278,15 @@ public final class CoordinatorVerticle extends VerticleBase {
       queues.expire(now);
     }
     queues.dispatch();
+  }
+
+  /** Checks or takes the leader lease off the event loop; {@link #lead} acts on what the last renewal found. */
+  private void renewLease() {
+    if (renewing) {
+      return;
+    }
+    renewing = true;
+    vertx.executeBlocking(lease::renew, false).onComplete(done -> renewing = false);
   }
 
   /**
@@ -306,7 +323,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   }
 
   /**
-   * Two coordinators on one store: only the leader (the oldest coordinator in the cluster) takes
+   * Two coordinators on one store: only the leader (the holder of the {@link LeaderLease}) takes
    * results, statuses, hellos and heartbeats, dispatches runs and fires schedules; the other is a hot standby
    * whose REST API reads the shared store. When the leader dies, the standby reads what it left in the store (the
    * agents and the runs in progress) and takes over; every agent retries what it had not seen acked, so nothing
@@ -319,7 +336,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
     changingHands = true;
     if (!leads) {
-      LOG.warn("another coordinator leads now: intake, dispatch and schedules stop here");
+      LOG.warn("{}: this coordinator no longer leads; intake, dispatch and schedules stop here until it holds the"
+          + " leader lease again", leadership.whyNot());
       leading = false;
       List<MessageConsumer<?>> registered = consumers;
       consumers = null;
@@ -365,6 +383,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     Future<Void> closed = (bridge == null ? Future.<Void>succeededFuture() : bridge.stop())
         .eventually(() -> server == null ? Future.succeededFuture() : server.close());
     return closed.eventually(() -> database == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      // Closing the lease's session frees the lock now, so a standby leads on its next tick.
+      lease.close();
       database.close();
       return null;
     }));

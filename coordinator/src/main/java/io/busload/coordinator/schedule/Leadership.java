@@ -1,39 +1,27 @@
 package io.busload.coordinator.schedule;
 
-import com.hazelcast.cluster.Member;
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.util.Iterator;
+import io.busload.coordinator.store.LeaderLease;
 
 /**
- * Whether this coordinator leads: the oldest data (non-lite) member of the Hazelcast cluster does. Hazelcast
- * keeps its member list in join order on every member, so all agree without a vote, and the CP subsystem
- * (which needs three members) is not involved. A coordinator on a non-clustered Vert.x leads alone.
+ * Whether this coordinator leads: the one holding the {@link LeaderLease} in the shared PostgreSQL does. Only the
+ * leader takes intake, dispatches runs and fires schedules. Membership of the Hazelcast cluster has no say: any
+ * process that knows the cluster name can join it, and the oldest member could be such a stranger. A coordinator
+ * that cannot reach the database does not lead, which costs nothing: it could store no result and fire no schedule.
  */
 public final class Leadership {
-  private final Vertx vertx;
+  private final LeaderLease lease;
 
-  public Leadership(Vertx vertx) {
-    this.vertx = vertx;
+  public Leadership(LeaderLease lease) {
+    this.lease = lease;
   }
 
+  /** As of the lease's last renewal (every coordinator tick); reads a flag, so the event loop may call it. */
   public boolean leads() {
-    if (!(vertx instanceof VertxInternal internal)
-        || !(internal.clusterManager() instanceof HazelcastClusterManager manager)) {
-      return true;
-    }
-    var hazelcast = manager.getHazelcastInstance();
-    if (hazelcast == null || !hazelcast.getLifecycleService().isRunning()) {
-      return false;
-    }
-    var cluster = hazelcast.getCluster();
-    for (Iterator<Member> members = cluster.getMembers().iterator(); members.hasNext(); ) {
-      Member member = members.next();
-      if (!member.isLiteMember()) {
-        return member.localMember();
-      }
-    }
-    return false;
+    return lease.holds();
+  }
+
+  /** Why this coordinator does not lead, for its log. */
+  public String whyNot() {
+    return lease.reachable() ? "another coordinator holds the leader lease" : "the database cannot be reached";
   }
 }

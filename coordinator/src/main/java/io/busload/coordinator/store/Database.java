@@ -37,10 +37,13 @@ public final class Database implements AutoCloseable {
 
   private final HikariDataSource pool;
   private final EmbeddedDatabase embedded;
+  /** The server the pool reaches (the embedded one's address when embedded), for connections outside the pool. */
+  private final DatabaseSettings target;
 
-  private Database(HikariDataSource pool, EmbeddedDatabase embedded) {
+  private Database(HikariDataSource pool, EmbeddedDatabase embedded, DatabaseSettings target) {
     this.pool = pool;
     this.embedded = embedded;
+    this.target = target;
   }
 
   /** The local default: an embedded PostgreSQL kept in {@code dataDir}, started here and stopped by {@link #close()}. */
@@ -100,7 +103,23 @@ public final class Database implements AutoCloseable {
       }
       throw e;
     }
-    return new Database(pool, embedded);
+    return new Database(pool, embedded, target);
+  }
+
+  /**
+   * A connection of its own, outside the pool, for a session that must live as long as its holder wants and end
+   * when the holder goes ({@link LeaderLease}). Connecting gives up after {@code timeoutSeconds}, and so does every
+   * read on it, so a server that stops answering is noticed instead of waited on.
+   */
+  Connection dedicatedConnection(int timeoutSeconds) throws SQLException {
+    requireWorker();
+    java.util.Properties properties = new java.util.Properties();
+    properties.setProperty("user", target.user());
+    properties.setProperty("password", target.password() == null ? "" : target.password());
+    properties.setProperty("connectTimeout", Integer.toString(timeoutSeconds));
+    properties.setProperty("socketTimeout", Integer.toString(timeoutSeconds));
+    properties.setProperty("ApplicationName", "busload-coordinator-lease");
+    return java.sql.DriverManager.getConnection(target.jdbcUrl(), properties);
   }
 
   @Override

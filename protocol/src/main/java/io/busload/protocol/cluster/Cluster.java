@@ -2,6 +2,7 @@ package io.busload.protocol.cluster;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.config.Config;
+import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import io.busload.protocol.Codecs;
@@ -116,6 +117,24 @@ public final class Cluster {
     }
   }
 
+  /**
+   * The classes this member accepts in Java serialization from other members. Hazelcast uses it for every
+   * {@link java.io.Serializable} value that is not one of its own types (a map entry, an exception in an error reply,
+   * an executor task), and any member can send one: Hazelcast open source authenticates no member, and a class's
+   * {@code readObject} runs while it is read, before anything looks at it. So only Hazelcast's classes, Vert.x's
+   * cluster manager's, the JDK's and arrays are read; any other class fails its read, naming it. The JDK packages
+   * that known gadget chains pass through (RMI, JMX, JNDI, beans, scripting) are refused as well. Busload's own
+   * records never travel this way: they cross the event bus in JSON codecs ({@link Codecs}), and Vert.x's event bus
+   * reads Java serialization only for byte arrays and numbers.
+   */
+  static JavaSerializationFilterConfig serializationFilter() {
+    JavaSerializationFilterConfig filter = new JavaSerializationFilterConfig().setDefaultsDisabled(true);
+    filter.getWhitelist().addPrefixes("com.hazelcast.", "io.vertx.spi.cluster.hazelcast.", "java.", "javax.", "[");
+    filter.getBlacklist()
+        .addPrefixes("java.rmi.", "javax.management.", "javax.naming.", "java.beans.", "javax.script.");
+    return filter;
+  }
+
   /** Starting from Vert.x's own config keeps its map settings; then multicast off, explicit members. */
   static Config hazelcastConfig(ClusterSettings settings) {
     Config config = ConfigUtil.loadConfig();
@@ -131,6 +150,7 @@ public final class Cluster {
     config.setProperty("hazelcast.merge.first.run.delay.seconds", "10");
     config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
+    config.getSerializationConfig().setJavaSerializationFilterConfig(serializationFilter());
     NetworkConfig network = config.getNetworkConfig();
     network.setPort(settings.clusterPort()).setPortAutoIncrement(true).setPortCount(20);
     network.setPublicAddress(settings.publicHost());

@@ -22,9 +22,11 @@ import java.util.Objects;
  *     so API tokens never cross the network in clear
  * @param bridgePort the agents' event-bus bridge (issue 16) on {@code cluster.host()}, with mutual TLS when the
  *     cluster has a certificate; {@link #NO_BRIDGE} serves none (agents join the cluster), 0 picks a free port
+ * @param limits the caps on load and the pools that do the work ({@link Limits}, {@code BUSLOAD_*} variables)
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
-    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
+    DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort,
+    Limits limits) {
   public static final int NO_BRIDGE = -1;
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
 
@@ -37,6 +39,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     Objects.requireNonNull(httpHost, "httpHost");
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(apiTokensFile, "apiTokensFile");
+    Objects.requireNonNull(limits, "limits");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
@@ -49,6 +52,18 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     }
   }
 
+  /** With the default {@link Limits}. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+      DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
+    this(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile, restTls, bridgePort,
+        Limits.DEFAULTS);
+  }
+
+  public CoordinatorSettings withLimits(Limits newLimits) {
+    return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
+        restTls, bridgePort, newLimits);
+  }
+
   /** No bridge: agents join the cluster. */
   public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
       DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls) {
@@ -57,7 +72,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
 
   public CoordinatorSettings withBridgePort(int port) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, port);
+        restTls, port, limits);
   }
 
   /** Plain HTTP for the REST API. */
@@ -82,7 +97,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * {@code BUSLOAD_HTTP_PORT}, {@code BUSLOAD_DB_URL} (with {@code BUSLOAD_DB_USER}, {@code BUSLOAD_DB_PASSWORD}),
    * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory),
    * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (default 7704; {@code off}: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
-   * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
+   * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP), the limits' variables ({@link Limits}) and the {@code BUSLOAD_CLUSTER_*} variables, over
    * the defaults of docs/contract.md.
    */
   public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
@@ -102,7 +117,8 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         DatabaseSettings.fromEnvironment(env), tokens.toAbsolutePath(), firstToken, restTls(env.get("BUSLOAD_REST_TLS")),
         // Issue 16: agents reach the fleet through the bridge by default, so every coordinator serves it unless told
         // off (a fleet whose agents all join the cluster).
-        io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE));
+        io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE),
+        Limits.fromEnvironment(env));
   }
 
   private static boolean restTls(String value) {

@@ -71,11 +71,29 @@ public final class AgentBridge {
   private final Map<String, Relay> relays = new HashMap<>();
   private final List<MessageConsumer<?>> inbound = new ArrayList<>();
   private HttpServer server;
+  private io.vertx.core.Handler<io.vertx.core.http.HttpConnection> onConnection = connection -> {};
+  private java.util.function.UnaryOperator<io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest>> guard =
+      java.util.function.UnaryOperator.identity();
+  private java.time.Duration idleTimeout;
 
   /** @param tls this coordinator's fleet certificate, or null for a plain bridge (loopback or TLS off) */
   public AgentBridge(Vertx vertx, FleetTls.Loaded tls) {
     this.vertx = vertx;
     this.tls = tls;
+  }
+
+  /**
+   * What the bridge's server lets a client hold, set before {@link #start}: {@code onConnection} sees every new
+   * connection, {@code guard} wraps the request handler (and may answer instead of it), and a connection silent for
+   * {@code idleTimeout} is closed (the agents ping every few seconds).
+   */
+  public AgentBridge limit(io.vertx.core.Handler<io.vertx.core.http.HttpConnection> onConnection,
+      java.util.function.UnaryOperator<io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest>> guard,
+      java.time.Duration idleTimeout) {
+    this.onConnection = onConnection;
+    this.guard = guard;
+    this.idleTimeout = idleTimeout;
+    return this;
   }
 
   /** Registers the relays and listens on {@code host:port} (0 picks one); completes with the bound port. */
@@ -111,11 +129,15 @@ public final class AgentBridge {
     Router router = Router.router(vertx);
     router.route("/bridge/*").subRouter(SockJSHandler.create(vertx, transports).bridge(options, this::onEvent));
     HttpServerOptions http = new HttpServerOptions().setHost(host).setPort(port);
+    if (idleTimeout != null) {
+      http.setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS);
+    }
     if (tls != null) {
       tls.applyBridgeServer(http);
     }
     return Future.all(inbound.stream().map(MessageConsumer::completion).toList())
-        .compose(registered -> vertx.createHttpServer(http).requestHandler(router).listen())
+        .compose(registered -> vertx.createHttpServer(http).connectionHandler(onConnection)
+            .requestHandler(guard.apply(router)).listen())
         .map(listening -> {
           server = listening;
           LOG.info("agent bridge ({}) on {}://{}:{}{}", tls == null ? "plain" : "mutual TLS", tls == null ? "ws" : "wss",

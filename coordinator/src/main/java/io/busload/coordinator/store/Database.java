@@ -37,6 +37,8 @@ public final class Database implements AutoCloseable {
 
   private final HikariDataSource pool;
   private final EmbeddedDatabase embedded;
+  /** Pools opened by {@link #apart}, closed with this one. */
+  private final List<Database> apart = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private Database(HikariDataSource pool, EmbeddedDatabase embedded) {
     this.pool = pool;
@@ -103,8 +105,26 @@ public final class Database implements AutoCloseable {
     return new Database(pool, embedded);
   }
 
+  /**
+   * The same database through a pool of its own of {@code connections}, closed with this one: the stores built on it
+   * (the analysis reads) wait for their own connections and never for the ones that store results.
+   */
+  public Database apart(String name, int connections) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName(name);
+    config.setJdbcUrl(pool.getJdbcUrl());
+    config.setUsername(pool.getUsername());
+    config.setPassword(pool.getPassword());
+    config.setMaximumPoolSize(connections);
+    config.setAutoCommit(true);
+    Database view = new Database(new HikariDataSource(config), null);
+    apart.add(view);
+    return view;
+  }
+
   @Override
   public void close() {
+    apart.forEach(Database::close);
     pool.close();
     if (embedded != null) {
       embedded.close();

@@ -48,9 +48,13 @@ final class ConnectionGuard {
     this.retryAfter = retryAfter;
   }
 
-  /** The idle timeout on the server's options. */
+  /**
+   * The idle timeout on the server's options, and no HTTP/2 over cleartext: Vert.x would wait for a connection's first
+   * bytes to tell HTTP/2 from HTTP/1.1 before it reports the connection, so one that sends nothing would go uncounted.
+   */
   static HttpServerOptions idle(HttpServerOptions options, Duration idleTimeout) {
-    return options.setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS);
+    return options.setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS)
+        .setHttp2ClearTextEnabled(false);
   }
 
   /** For {@code HttpServer.connectionHandler}: counts the connection against its client and starts its header timer. */

@@ -48,7 +48,9 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes, Gate gat
   @Override
   public void mount(Mounts api) {
     Router routes = api.at("/api/pushes");
-    routes.post("/").handler(this::admit).handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT))
+    // A platform handler: Vert.x Web runs these before the body handler, so a refused push has nothing of it read.
+    routes.post("/").handler((io.vertx.ext.web.handler.PlatformHandler) this::admit)
+        .handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT))
         .handler(this::push);
     routes.get("/").handler(this::list);
     routes.get("/devices").handler(this::devices);

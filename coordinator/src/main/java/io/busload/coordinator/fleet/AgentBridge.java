@@ -130,7 +130,9 @@ public final class AgentBridge {
     router.route("/bridge/*").subRouter(SockJSHandler.create(vertx, transports).bridge(options, this::onEvent));
     HttpServerOptions http = new HttpServerOptions().setHost(host).setPort(port);
     if (idleTimeout != null) {
-      http.setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS);
+      // No HTTP/2 over cleartext: the connection is reported (and counted) at once, not after its first bytes.
+      http.setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS)
+          .setHttp2ClearTextEnabled(false);
     }
     if (tls != null) {
       tls.applyBridgeServer(http);

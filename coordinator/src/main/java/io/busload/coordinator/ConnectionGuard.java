@@ -68,7 +68,9 @@ final class ConnectionGuard {
             refusedCount.get());
       }
     }
-    long timer = vertx.setTimer(headerTimeout.toMillis(), id -> {
+    // A refused connection waits at most a second for the request its refusal answers: it holds a socket meanwhile.
+    long deadline = refused.containsKey(connection) ? Math.min(1000, headerTimeout.toMillis()) : headerTimeout.toMillis();
+    long timer = vertx.setTimer(deadline, id -> {
       if (awaitingRequest.remove(connection) != null) {
         if (timedOut.getAndIncrement() % 100 == 0) {
           LOG.warn("{} connection from {} closed: no complete request within {} s ({} so far)", server, client,

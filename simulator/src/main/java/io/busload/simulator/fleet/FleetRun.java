@@ -201,8 +201,12 @@ public final class FleetRun implements AutoCloseable {
     for (JsonNode r : coordinator.get("/api/results?sweepId=" + quiet.sweepId() + "&limit=200")) {
       Map<String, Object> params = JsonCodec.MAPPER.convertValue(r.path("params"),
           new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {});
-      cases.add(Map.entry(r.path("kernel").asText(), new TreeMap<>(params).entrySet().stream()
-          .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(";"))));
+      String text = new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+          .collect(java.util.stream.Collectors.joining(";"));
+      // A case without parameters (the memcpy ceiling) cannot be asked about: the resource needs params.
+      if (!text.isEmpty()) {
+        cases.add(Map.entry(r.path("kernel").asText(), text));
+      }
     }
     List<Map.Entry<String, String>> questions = List.copyOf(cases);
     log.printf("flood: %d reader(s) of the annotations of %s, %d slow and %d idle connection(s) per port, from %s%n",

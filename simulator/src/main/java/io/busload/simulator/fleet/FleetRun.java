@@ -168,7 +168,7 @@ public final class FleetRun implements AutoCloseable {
       FloodPhase flooded) {}
 
   /**
-   * The flood benchmark: every agent online, a sweep to every device with nothing else going on, then the same sweep
+   * The flood benchmark: every agent online, a warm-up sweep, a sweep to every device with nothing else going on, then the same sweep
    * again while {@code plan}'s flood runs (from {@link Flood#SOURCE}), both in this one run on this one coordinator.
    */
   FloodFigures flood(Flood.Plan plan) throws Exception {
@@ -191,6 +191,9 @@ public final class FleetRun implements AutoCloseable {
     FleetFigures.Online online = online();
     log.println(online);
     kernelMillis.set(options.kernelTime().toMillis());
+    // The first sweep of a fresh coordinator is slower for reasons of its own (JIT, the month's partition, every
+    // agent's first lanes): it warms up, unmeasured, so that the two measured sweeps differ only by the flood.
+    log.println(sweep("warm-up sweep to every device (not measured)", null));
     FleetFigures.Sweep quiet = sweep("sweep to every device, no flood", null);
     FloodPhase quietPhase = new FloodPhase(quiet, Latency.of(tally.ackNanos.getOrDefault(quiet.sweepId(),
         new java.util.ArrayDeque<>())), null);

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
  * again under a flood of anonymous expensive reads and slow clients, measured in one run on one coordinator.
  */
 @Command(name = "flood", mixinStandardHelpOptions = true,
-    description = "Start a coordinator (embedded PostgreSQL) and virtual agents; sweep every device, then sweep again "
+    description = "Start a coordinator (embedded PostgreSQL) and virtual agents; sweep every device once to warm up, "
+        + "then once measured, then again "
         + "while anonymous clients from 127.0.0.2 read the History annotations of every device in a loop and hold "
         + "slow (slowloris) and idle connections to the REST and bridge ports. Prints each sweep's results lost and "
         + "its ack latency (agent's first send to the coordinator's ack, which follows the commit).")
@@ -101,7 +102,7 @@ public final class FloodCommand implements Callable<Integer> {
   static String report(String command, String startedAt, FleetRun.FloodFigures f) {
     StringBuilder md = new StringBuilder();
     md.append("# Flood benchmark\n\n`").append(command).append("`, started ").append(startedAt).append("\n\n");
-    md.append("Result-ingest latency: from the virtual agent's first send of a result to the coordinator's ack, which"
+    md.append("After one unmeasured warm-up sweep. Result-ingest latency: from the virtual agent's first send of a result to the coordinator's ack, which"
         + " it sends after the commit; a result refused as busy counts until its retry is acked.\n\n");
     md.append("| sweep | results made | stored | lost | duplicated | p50 s | p99 s | max s | sweep s |\n");
     md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");

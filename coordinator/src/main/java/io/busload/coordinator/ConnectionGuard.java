@@ -33,6 +33,8 @@ final class ConnectionGuard {
   private final Duration headerTimeout;
   private final Duration retryAfter;
   private final Map<String, Integer> byClient = new HashMap<>();
+  /** Connections counted in {@link #byClient}, by their client. */
+  private final Map<HttpConnection, String> counted = new HashMap<>();
   /** Connections over the cap, to be refused at their first request; and those still waiting for one, with timers. */
   private final Map<HttpConnection, Boolean> refused = new HashMap<>();
   private final Map<HttpConnection, Long> awaitingRequest = new HashMap<>();
@@ -61,6 +63,7 @@ final class ConnectionGuard {
   void onConnection(HttpConnection connection) {
     String client = client(connection.remoteAddress());
     int held = byClient.merge(client, 1, Integer::sum);
+    counted.put(connection, client);
     if (held > perClient) {
       refused.put(connection, Boolean.TRUE);
       if (refusedCount.getAndIncrement() % 100 == 0) {
@@ -86,7 +89,7 @@ final class ConnectionGuard {
         vertx.cancelTimer(pending);
       }
       refused.remove(connection);
-      byClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
+      release(connection);
     });
   }
 
@@ -110,8 +113,21 @@ final class ConnectionGuard {
             .onComplete(done -> connection.close());
         return;
       }
+      boolean upgrade = "websocket".equalsIgnoreCase(request.getHeader(HttpHeaders.UPGRADE));
       handler.handle(request);
+      if (upgrade) {
+        // A WebSocket takes the connection over, and the HTTP connection's close is never reported: the bridge counts
+        // its sockets per client itself (AgentBridge), so this count lets go of the connection here.
+        release(connection);
+      }
     };
+  }
+
+  private void release(HttpConnection connection) {
+    String client = counted.remove(connection);
+    if (client != null) {
+      byClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
+    }
   }
 
   /** Connections refused over the cap since the start. */

@@ -211,7 +211,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
         bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls())
-            .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout());
+            .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
+                limits.bridgeConnectionsPerClient());
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
             .onSuccess(port -> bridgePort = port);
       }

@@ -178,6 +178,24 @@ class LimitsTest {
   }
 
   @Test
+  void bridge_socketsClosedOneAfterAnother_eachGivesItsPlaceBack() throws Exception {
+    start(l -> l.withConnectionsPerClient(32, 2), true);
+    io.vertx.core.http.WebSocketClient client = vertx.createWebSocketClient();
+    try {
+      // Twice the cap, one after another: a WebSocket's connection is never reported closed as an HTTP connection,
+      // so a count that waited for that would refuse the third for good.
+      for (int i = 0; i < 4; i++) {
+        io.vertx.core.http.WebSocket ws = client.connect(coordinator.bridgePort(), "127.0.0.1",
+            io.busload.protocol.bridge.BridgeClient.PATH).await(10, TimeUnit.SECONDS);
+        ws.close().await(10, TimeUnit.SECONDS);
+        Thread.sleep(200);
+      }
+    } finally {
+      client.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void rest_headersSentAByteAtATime_closedAtTheHeaderTimeout() throws Exception {
     start(l -> l.withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(2)), false);
     try (Socket slow = new Socket("127.0.0.1", coordinator.httpPort())) {

@@ -75,6 +75,11 @@ public final class AgentBridge {
   private java.util.function.UnaryOperator<io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest>> guard =
       java.util.function.UnaryOperator.identity();
   private java.time.Duration idleTimeout;
+  private int socketsPerClient = Integer.MAX_VALUE;
+  /** Open bridge sockets by client address, against {@link #socketsPerClient}. */
+  private final Map<String, Integer> socketsByClient = new HashMap<>();
+  private final Map<SockJSSocket, String> clientOf = new HashMap<>();
+  private long refusedSockets;
 
   /** @param tls this coordinator's fleet certificate, or null for a plain bridge (loopback or TLS off) */
   public AgentBridge(Vertx vertx, FleetTls.Loaded tls) {
@@ -85,11 +90,14 @@ public final class AgentBridge {
   /**
    * What the bridge's server lets a client hold, set before {@link #start}: {@code onConnection} sees every new
    * connection, {@code guard} wraps the request handler (and may answer instead of it), and a connection silent for
-   * {@code idleTimeout} is closed (the agents ping every few seconds).
+   * {@code idleTimeout} is closed (the agents ping every few seconds), and at most {@code socketsPerClient} bridge
+   * sockets are open from one client address: the next is closed at once, and its agent connects again after its
+   * backoff, its results waiting in its outbox.
    */
   public AgentBridge limit(io.vertx.core.Handler<io.vertx.core.http.HttpConnection> onConnection,
       java.util.function.UnaryOperator<io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest>> guard,
-      java.time.Duration idleTimeout) {
+      java.time.Duration idleTimeout, int socketsPerClient) {
+    this.socketsPerClient = socketsPerClient;
     this.onConnection = onConnection;
     this.guard = guard;
     this.idleTimeout = idleTimeout;
@@ -165,12 +173,23 @@ public final class AgentBridge {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED -> {
+        String client = socket.remoteAddress() == null ? "unknown" : socket.remoteAddress().hostAddress();
+        if (socketsByClient.getOrDefault(client, 0) >= socketsPerClient) {
+          if (refusedSockets++ % 100 == 0) {
+            LOG.warn("bridge socket from {} refused: {} open from that address, the most allowed ({} so far)", client,
+                socketsPerClient, refusedSockets);
+          }
+          event.complete(false);
+          return;
+        }
         String name = identify(socket);
         if (name == null) {
           event.complete(false);
           return;
         }
         identities.put(socket, name);
+        socketsByClient.merge(client, 1, Integer::sum);
+        clientOf.put(socket, client);
         event.complete(true);
       }
       case REGISTER -> {
@@ -194,6 +213,10 @@ public final class AgentBridge {
       case PUBLISH -> event.complete(false);
       case SOCKET_CLOSED, SOCKET_ERROR -> {
         identities.remove(socket);
+        String client = clientOf.remove(socket);
+        if (client != null) {
+          socketsByClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
+        }
         relays.entrySet().removeIf(e -> {
           if (e.getValue().socket() == socket) {
             e.getValue().consumer().unregister();

@@ -28,10 +28,11 @@ import org.slf4j.LoggerFactory;
  * @param bridgePort the agents' event-bus bridge on {@code cluster.host()}, with mutual TLS when the
  *     cluster has a certificate; {@link #NO_BRIDGE} serves none (agents join the cluster), 0 picks a free port
  * @param measuredAtWindow how far from the coordinator's clock a result's measuredAt may be for it to be taken
+ * @param limits the caps on load and the pools that do the work ({@link Limits}, {@code BUSLOAD_*} variables)
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
     DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort,
-    MeasuredAtWindow measuredAtWindow) {
+    MeasuredAtWindow measuredAtWindow, Limits limits) {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorSettings.class);
   public static final int NO_BRIDGE = -1;
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
@@ -46,6 +47,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(apiTokensFile, "apiTokensFile");
     Objects.requireNonNull(measuredAtWindow, "measuredAtWindow");
+    Objects.requireNonNull(limits, "limits");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("HTTP port out of range: " + httpPort);
     }
@@ -58,11 +60,16 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     }
   }
 
-  /** {@link MeasuredAtWindow#DEFAULT}. */
+  /** {@link MeasuredAtWindow#DEFAULT} and the default {@link Limits}. */
   public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
       DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort) {
     this(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile, restTls, bridgePort,
-        MeasuredAtWindow.DEFAULT);
+        MeasuredAtWindow.DEFAULT, Limits.DEFAULTS);
+  }
+
+  public CoordinatorSettings withLimits(Limits newLimits) {
+    return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
+        restTls, bridgePort, measuredAtWindow, newLimits);
   }
 
   /** No bridge: agents join the cluster. */
@@ -73,12 +80,12 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
 
   public CoordinatorSettings withBridgePort(int port) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, port, measuredAtWindow);
+        restTls, port, measuredAtWindow, limits);
   }
 
   public CoordinatorSettings withMeasuredAtWindow(MeasuredAtWindow window) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, bridgePort, window);
+        restTls, bridgePort, window, limits);
   }
 
   /** Plain HTTP for the REST API. */
@@ -104,7 +111,8 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * {@code BUSLOAD_API_TOKENS_FILE} (default {@code api-tokens} in the data directory; imported into the store at
    * start), {@code BUSLOAD_ALLOW_PLAIN_HTTP} ({@code 1}: serve plain HTTP on an address other than loopback),
    * {@code BUSLOAD_FIRST_API_TOKEN_FILE}, {@code BUSLOAD_BRIDGE_PORT} (default 7704; {@code off}: no bridge), {@code BUSLOAD_REST_TLS} ({@code on}: HTTPS with the certificate of
-   * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) and the {@code BUSLOAD_CLUSTER_*} variables, over
+   * {@code BUSLOAD_TLS_DIR}; {@code off}, the default: plain HTTP) the limits' variables ({@link Limits})
+   * and the {@code BUSLOAD_CLUSTER_*} variables, over
    * the defaults of docs/contract.md. {@code BUSLOAD_MAX_CLOCK_SKEW} (default 24h) and {@code BUSLOAD_MAX_RESULT_AGE}
    * (default 400d) bound a result's measuredAt ahead of and behind the coordinator's clock ({@link MeasuredAtWindow}).
    */
@@ -129,7 +137,8 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         // off (a fleet whose agents all join the cluster).
         io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE),
         new MeasuredAtWindow(duration(env, "BUSLOAD_MAX_CLOCK_SKEW", MeasuredAtWindow.DEFAULT_AHEAD),
-            duration(env, "BUSLOAD_MAX_RESULT_AGE", MeasuredAtWindow.DEFAULT_BEHIND)));
+            duration(env, "BUSLOAD_MAX_RESULT_AGE", MeasuredAtWindow.DEFAULT_BEHIND)),
+        Limits.fromEnvironment(env));
   }
 
   private static java.time.Duration duration(Map<String, String> env, String name, java.time.Duration fallback) {

@@ -5,6 +5,7 @@ import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
+import io.busload.coordinator.api.AnalysisPool;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
@@ -98,6 +99,10 @@ public final class CoordinatorVerticle extends VerticleBase {
   private WireRefusals wire;
   private boolean mirroring;
   private Instant lastMirrored = Instant.EPOCH;
+  private io.vertx.core.WorkerExecutor ingestWorkers;
+  private io.vertx.core.WorkerExecutor analysisWorkers;
+  private ConnectionGuard restGuard;
+  private ConnectionGuard bridgeGuard;
 
   public CoordinatorVerticle(CoordinatorSettings settings) {
     this(settings, Clock.systemUTC());
@@ -156,6 +161,13 @@ public final class CoordinatorVerticle extends VerticleBase {
       RunQueues queues = new RunQueues(vertx, sweeps, fleet, clock, () -> leading);
       queues.restore(remembered.active());
       ResultStore results = new ResultStore(database);
+      Limits limits = settings.limits();
+      // Results commit on workers and connections of their own; the analysis reads wait behind each other only.
+      ingestWorkers = vertx.createSharedWorkerExecutor("busload-ingest", limits.ingestWorkers());
+      analysisWorkers = vertx.createSharedWorkerExecutor("busload-analysis", limits.analysisWorkers());
+      Database analysisDb = database.apart("busload-analysis", limits.analysisConnections());
+      AnalysisPool analysisPool = new AnalysisPool(analysisWorkers, limits.analysisWorkers() + limits.analysisQueue(),
+          limits.retryAfter());
       Analysis analysis = new Analysis(database);
       Schedules schedules = new Schedules(database);
       VerdictStore verdicts = new VerdictStore(database);
@@ -167,8 +179,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
           .register(metrics);
       Refusals refusals = new Refusals(metrics);
-      ResultBatcher batcher = new ResultBatcher(vertx, results, agents, sweeps, refusals, clock,
-          settings.measuredAtWindow(), stored -> {
+      ResultBatcher batcher = new ResultBatcher(vertx, ingestWorkers, limits.pendingResults(), results, agents, sweeps,
+          refusals, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
         regressions.check(stored);
       });
@@ -177,6 +189,21 @@ public final class CoordinatorVerticle extends VerticleBase {
         expiry.register(metrics);
         expiry.warnIfNear();
         vertx.setPeriodic(Duration.ofDays(1).toMillis(), id -> expiry.warnIfNear());
+      }
+      Gauge.builder("busload_results_pending", batcher, ResultBatcher::pending)
+          .description("results waiting for their batch").register(metrics);
+      Gauge.builder("busload_results_refused_busy", batcher, ResultBatcher::refusedBusy)
+          .description("results answered busy (their agents retry) since the start").register(metrics);
+      restGuard = new ConnectionGuard(vertx, "REST", limits.restConnectionsPerClient(), limits.headerTimeout(),
+          limits.retryAfter());
+      bridgeGuard = new ConnectionGuard(vertx, "bridge", limits.bridgeConnectionsPerClient(), limits.headerTimeout(),
+          limits.retryAfter());
+      for (var guarded : Map.of("rest", restGuard, "bridge", bridgeGuard).entrySet()) {
+        Gauge.builder("busload_connections_refused", guarded.getValue(), ConnectionGuard::refused)
+            .tag("server", guarded.getKey()).description("connections over the per-client cap").register(metrics);
+        Gauge.builder("busload_connections_timed_out", guarded.getValue(), ConnectionGuard::timedOut)
+            .tag("server", guarded.getKey()).description("connections closed before a complete request")
+            .register(metrics);
       }
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
@@ -189,9 +216,11 @@ public final class CoordinatorVerticle extends VerticleBase {
           new RunResource(vertx, sweeps),
           new ResultResource(vertx, results, new ViewQueries(database)),
           new ScheduleResource(vertx, schedules, agents, clock),
-          new AnalysisResource(vertx, analysis),
-          new VerdictResource(vertx, agents, analysis, verdicts, clock),
-          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes),
+          new AnalysisResource(vertx, new Analysis(analysisDb), analysisPool),
+          new VerdictResource(vertx, agents, new Analysis(analysisDb), new VerdictStore(analysisDb), clock, analysisPool,
+              limits.annotationsTtl()),
+          new PushResource(vertx, new Pushing(vertx, ingestWorkers, pushes, batcher, clock), pushes,
+              limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
@@ -208,13 +237,16 @@ public final class CoordinatorVerticle extends VerticleBase {
       // Every coordinator serves the bridge, leading or not: its relays reach the leader's intake through the cluster.
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
-        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals);
+        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals)
+            .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
+                limits.bridgeConnectionsPerClient());
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
             .onSuccess(port -> bridgePort = port);
       }
       return bridged
-          .compose(ready -> vertx.createHttpServer(remembered.http())
-              .requestHandler(api.router())
+          .compose(ready -> vertx.createHttpServer(ConnectionGuard.idle(remembered.http(), limits.idleTimeout()))
+              .connectionHandler(restGuard::onConnection)
+              .requestHandler(restGuard.guard(api.router()))
               .listen())
           .onSuccess(listening -> {
             server = listening;
@@ -382,6 +414,15 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
     Future<Void> closed = (bridge == null ? Future.<Void>succeededFuture() : bridge.stop())
         .eventually(() -> server == null ? Future.succeededFuture() : server.close());
+    closed = closed.eventually(() -> {
+      if (ingestWorkers != null) {
+        ingestWorkers.close();
+      }
+      if (analysisWorkers != null) {
+        analysisWorkers.close();
+      }
+      return Future.succeededFuture();
+    });
     return closed.eventually(() -> database == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
       // Closing the lease's session frees the lock now, so a standby leads on its next tick.
       lease.close();

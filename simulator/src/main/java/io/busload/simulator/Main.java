@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "busload simulate", mixinStandardHelpOptions = true,
     description = "Measure the fleet at scale: membership cost of real member processes, or a coordinator under "
         + "many virtual agents.",
-    subcommands = {MembershipCommand.class, FleetCommand.class})
+    subcommands = {MembershipCommand.class, FleetCommand.class, io.busload.simulator.fleet.FloodCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
     System.exit(new CommandLine(new Main()).execute(args));

@@ -17,7 +17,7 @@ import java.util.UUID;
  * {@code GET /api/comparisons}: one kernel and params across device models, each against its two ceilings; and
  * {@code GET /api/regressions}: the changes the regression watch recorded.
  */
-public record AnalysisResource(Vertx vertx, Analysis analysis) implements ApiResource {
+public record AnalysisResource(Vertx vertx, Analysis analysis, AnalysisPool pool) implements ApiResource {
   @Override
   public void mount(Mounts api) {
     api.at("/api/comparisons").get("/").handler(this::comparison);
@@ -47,7 +47,7 @@ public record AnalysisResource(Vertx vertx, Analysis analysis) implements ApiRes
   private void comparison(RoutingContext ctx) {
     String kernel = required(ctx, "kernel", Requests.KERNEL_HINT);
     String params = required(ctx, "params", Requests.PARAMS_HINT);
-    vertx.executeBlocking(() -> analysis.comparison(kernel, params), false).onSuccess(rows -> json(ctx.response(), 200,
+    pool.run(() -> analysis.comparison(kernel, params)).onSuccess(rows -> json(ctx.response(), 200,
         new Comparison(kernel, params, rows.stream().map(ComparisonView::of).toList()))).onFailure(ctx::fail);
   }
 
@@ -59,7 +59,7 @@ public record AnalysisResource(Vertx vertx, Analysis analysis) implements ApiRes
     String device = param(ctx, "device");
     String kernel = param(ctx, "kernel");
     int limit = Requests.limit(ctx);
-    vertx.executeBlocking(() -> analysis.changes(device, kernel, kind == null ? null : kind.toUpperCase(Locale.ROOT),
-        limit), false).onSuccess(changes -> json(ctx.response(), 200, changes)).onFailure(ctx::fail);
+    pool.run(() -> analysis.changes(device, kernel, kind == null ? null : kind.toUpperCase(Locale.ROOT), limit))
+        .onSuccess(changes -> json(ctx.response(), 200, changes)).onFailure(ctx::fail);
   }
 }

@@ -31,17 +31,28 @@ import java.util.concurrent.Callable;
  * ({@link ApiAuth}) runs first and leaves the caller for the push to record. Which token pushed and from which
  * address are shown to admin tokens only: to anyone else they map the lab's hosts and name its CI's tokens.
  */
-public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implements ApiResource {
+public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes, Gate gate) implements ApiResource {
   /** A pushed file is stored in one transaction; a suite's results with every sample are a few megabytes at most. */
   static final long BODY_LIMIT = 64L * 1024 * 1024;
   static final int DEFAULT_LIMIT = 100;
   static final int MAX_HOST = 255;
   static final int MAX_FILE = 1000;
 
+  /**
+   * At most {@code concurrentPushes} pushes are read and stored at once (each body up to {@link #BODY_LIMIT} held in
+   * memory); the next is answered 429 with {@code Retry-After} before its body is read.
+   */
+  public PushResource(Vertx vertx, Pushing pushing, Pushes pushes, int concurrentPushes, java.time.Duration retryAfter) {
+    this(vertx, pushing, pushes, new Gate("pushes", concurrentPushes, 429, retryAfter));
+  }
+
   @Override
   public void mount(Mounts api) {
     Router routes = api.at("/api/pushes");
-    routes.post("/").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT)).handler(this::push);
+    // A platform handler: Vert.x Web runs these before the body handler, so a refused push has nothing of it read.
+    routes.post("/").handler((io.vertx.ext.web.handler.PlatformHandler) this::admit)
+        .handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT))
+        .handler(this::push);
     routes.get("/").handler(this::list);
     routes.get("/devices").handler(this::devices);
     routes.get("/:id").handler(this::find);
@@ -55,6 +66,13 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implemen
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record Refusal(String type, String title, int status, String detail, String field, Integer line, UUID resultId,
       String file) {}
+
+  /** Takes a place among the pushes in progress for as long as this one lasts, or refuses it (nothing read yet). */
+  private void admit(RoutingContext ctx) {
+    gate.enter();
+    ctx.addEndHandler(ended -> gate.leave());
+    ctx.next();
+  }
 
   private void push(RoutingContext ctx) {
     String host = source(ctx, "host", MAX_HOST);
@@ -144,6 +162,8 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes) implemen
     } else if (cause instanceof PushRefused refused) {
       refuse(response, refused.status(), refused.status() == 409 ? "Conflict" : "Bad Request", refused.getMessage(),
           refused.field(), refused.line(), refused.resultId(), param(ctx, "file"));
+    } else if (cause instanceof Busy busy) {
+      Replies.busy(response, busy);
     } else if (ctx.statusCode() == 413) {
       refuse(response, 413, "Content Too Large", "the file is larger than " + BODY_LIMIT / (1024 * 1024)
           + " MiB; push it in parts", "body", null, null, param(ctx, "file"));

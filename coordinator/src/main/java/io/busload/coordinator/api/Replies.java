@@ -55,6 +55,8 @@ final class Replies {
     }
     if (cause instanceof BadInput bad) {
       problem(response, 400, "Bad Request", bad.getMessage(), bad.field());
+    } else if (cause instanceof Busy busy) {
+      busy(response, busy);
     } else if (ctx.statusCode() == 413) {
       tooLarge(ctx);
     } else if (cause == null && ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
@@ -67,6 +69,13 @@ final class Replies {
       problem(response, 500, "Internal Server Error", "the coordinator failed; reference " + reference
           + " in its log", null);
     }
+  }
+
+  /** 429 or 503 with {@code Retry-After}: a cap was reached, and the same request later may succeed. */
+  static void busy(HttpServerResponse response, Busy busy) {
+    response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(busy.retryAfterSeconds()));
+    problem(response, busy.status(), busy.status() == 429 ? "Too Many Requests" : "Service Unavailable",
+        busy.getMessage(), null);
   }
 
   static void tooLarge(RoutingContext ctx) {

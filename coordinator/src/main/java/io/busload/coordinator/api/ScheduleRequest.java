@@ -15,7 +15,7 @@ import java.util.Map;
  * least one device the store knows.
  */
 record ScheduleRequest(String name, Cron cron, String suite, Map<String, String> options, Schedule.Target target,
-    boolean paused) {
+    boolean paused, boolean allowOverlap) {
 
   static ScheduleRequest parse(byte[] body, List<StoredDevice> devices) {
     JsonNode root = NewSweep.readBody(body);
@@ -36,8 +36,13 @@ record ScheduleRequest(String name, Cron cron, String suite, Map<String, String>
     if (paused != null && !paused.isNull() && !paused.isBoolean()) {
       throw new BadInput("paused", "must be true or false");
     }
+    JsonNode overlap = root.get("allowOverlap");
+    if (overlap != null && !overlap.isNull() && !overlap.isBoolean()) {
+      throw new BadInput("allowOverlap", "must be true or false");
+    }
     return new ScheduleRequest(name == null || name.isNull() ? suite + " at " + cron.expression() : name.asText(),
-        cron, suite, options, target, paused != null && paused.asBoolean(false));
+        cron, suite, options, target, paused != null && paused.asBoolean(false),
+        overlap != null && overlap.asBoolean(false));
   }
 
   private static Cron cron(JsonNode root) {

@@ -47,7 +47,7 @@ public record ScheduleResource(Vertx vertx, Schedules schedules, AgentStore agen
       Instant now = clock.instant();
       Schedule schedule = new Schedule(UUID.randomUUID().toString(), request.name(), request.cron().expression(),
           request.cron().zone().getId(), request.suite(), request.options(), request.target(), request.paused(),
-          request.paused() ? null : request.cron().nextAfter(now).orElse(null), now, now);
+          request.paused() ? null : request.cron().nextAfter(now).orElse(null), now, now, request.allowOverlap());
       return blocking(() -> {
         schedules.insert(schedule);
         return schedule;
@@ -81,7 +81,8 @@ public record ScheduleResource(Vertx vertx, Schedules schedules, AgentStore agen
         Instant now = clock.instant();
         Schedule updated = new Schedule(id, request.name(), request.cron().expression(), request.cron().zone().getId(),
             request.suite(), request.options(), request.target(), request.paused(),
-            request.paused() ? null : request.cron().nextAfter(now).orElse(null), existing.get().createdAt(), now);
+            request.paused() ? null : request.cron().nextAfter(now).orElse(null), existing.get().createdAt(), now,
+            request.allowOverlap());
         return blocking(() -> schedules.update(updated) ? Optional.of(updated) : Optional.<Schedule>empty());
       });
     }).onSuccess(updated -> Replies.found(ctx, updated.map(s -> ScheduleView.of(s, clock.instant(), null)),
@@ -94,7 +95,8 @@ public record ScheduleResource(Vertx vertx, Schedules schedules, AgentStore agen
     blocking(() -> schedules.find(id).map(s -> {
       Instant now = clock.instant();
       Schedule changed = new Schedule(s.id(), s.name(), s.cron(), s.timeZone(), s.suite(), s.options(), s.target(),
-          paused, paused ? null : Cron.parse(s.cron(), s.timeZone()).nextAfter(now).orElse(null), s.createdAt(), now);
+          paused, paused ? null : Cron.parse(s.cron(), s.timeZone()).nextAfter(now).orElse(null), s.createdAt(), now,
+          s.allowOverlap());
       schedules.update(changed);
       return changed;
     })).onSuccess(found -> Replies.found(ctx, found.map(s -> ScheduleView.of(s, clock.instant(), null)),

@@ -10,7 +10,7 @@ import java.util.Map;
 /** A schedule as the API shows it, with its next five fire times (and its latest fires, when asked for one). */
 record ScheduleView(String id, String name, String cron, String timeZone, String suite, Map<String, String> options,
     Schedule.Target target, boolean paused, Instant nextFireAt, List<Instant> nextFires, Instant createdAt,
-    Instant updatedAt, List<Schedule.Fire> fires) {
+    Instant updatedAt, boolean allowOverlap, List<Schedule.Fire> fires) {
 
   static ScheduleView of(Schedule s, Instant now, List<Schedule.Fire> fires) {
     Cron cron = Cron.parse(s.cron(), s.timeZone());
@@ -22,6 +22,6 @@ record ScheduleView(String id, String name, String cron, String timeZone, String
       next.addAll(cron.next(now, 5));
     }
     return new ScheduleView(s.id(), s.name(), s.cron(), s.timeZone(), s.suite(), s.options(), s.target(), s.paused(),
-        s.paused() ? null : s.nextFireAt(), next, s.createdAt(), s.updatedAt(), fires);
+        s.paused() ? null : s.nextFireAt(), next, s.createdAt(), s.updatedAt(), s.allowOverlap(), fires);
   }
 }

@@ -56,8 +56,23 @@ import java.util.concurrent.Callable;
  *   <li>{@code GET /api/cohort-flags}: devices outside their cohort's band.
  * </ul>
  */
-public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis, VerdictStore verdicts, Clock clock)
+public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis, VerdictStore verdicts, Clock clock,
+    AnalysisPool pool, RecentAnswers<AnnotationsQuestion, Buffer> recentAnnotations)
     implements ApiResource {
+
+  /**
+   * Every read on the analysis {@code pool}; the annotations of all devices, which anyone may ask for and which cost
+   * E-Divisive over every device's history, computed once per question at a time and served again for
+   * {@code annotationsTtl}.
+   */
+  public VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis, VerdictStore verdicts, Clock clock,
+      AnalysisPool pool, Duration annotationsTtl) {
+    this(vertx, agents, analysis, verdicts, clock, pool, new RecentAnswers<>(annotationsTtl, System::nanoTime));
+  }
+
+  /** What an annotations request asks; {@code device} null for every device of the kernel case. */
+  record AnnotationsQuestion(String kernel, String params, String device) {}
+
   static final int MAX_REASON = 2000;
   /** Points of one device's history the whole-history change points are found in (the newest). */
   static final int ANNOTATED_POINTS = 400;
@@ -227,7 +242,7 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
     String kernel = required(ctx, "kernel", "name a kernel such as stride-copy-fp32");
     String params = required(ctx, "params", "the kernel's parameters as results show them, such as size=1024;stride=4");
     String device = Requests.param(ctx, "device");
-    blocking(() -> {
+    recentAnnotations.get(new AnnotationsQuestion(kernel, params, device), () -> blocking(() -> {
       List<String> devices = device == null ? verdicts.devicesOf(kernel, params) : List.of(device);
       EDivisive detector = new EDivisive(EDivisive.Settings.defaults());
       List<DeviceAnnotations> out = new ArrayList<>();
@@ -258,8 +273,10 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
             .toList();
         out.add(new DeviceAnnotations(d, points.size(), changes, alarms, marks));
       }
-      return out;
-    }).onSuccess(body -> json(ctx, 200, body)).onFailure(ctx::fail);
+      // Encoded once, on the worker: a crowd served from the cache costs the event loop a write each, not an encoding.
+      return Buffer.buffer(JsonCodec.toJson(out));
+    })).onSuccess(body -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, Replies.JSON).end(body.copy()))
+        .onFailure(ctx::fail);
   }
 
   // ---- accepted changes
@@ -401,6 +418,6 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
   }
 
   private <T> Future<T> blocking(Callable<T> work) {
-    return vertx.executeBlocking(work, false);
+    return pool.run(work);
   }
 }

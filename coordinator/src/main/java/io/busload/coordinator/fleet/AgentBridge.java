@@ -72,6 +72,15 @@ public final class AgentBridge {
   private final Map<String, Relay> relays = new HashMap<>();
   private final List<MessageConsumer<?>> inbound = new ArrayList<>();
   private HttpServer server;
+  private io.vertx.core.Handler<io.vertx.core.http.HttpConnection> onConnection = connection -> {};
+  private java.util.function.UnaryOperator<io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest>> guard =
+      java.util.function.UnaryOperator.identity();
+  private java.time.Duration idleTimeout;
+  private int socketsPerClient = Integer.MAX_VALUE;
+  /** Open bridge sockets by client address, against {@link #socketsPerClient}. */
+  private final Map<String, Integer> socketsByClient = new HashMap<>();
+  private final Map<SockJSSocket, String> clientOf = new HashMap<>();
+  private long refusedSockets;
 
   /**
    * @param tls this coordinator's fleet certificate, or null for a plain bridge (loopback or TLS off)
@@ -89,6 +98,23 @@ public final class AgentBridge {
    */
   public Future<Boolean> updateTls(FleetTls.Loaded renewed) {
     return server == null ? Future.succeededFuture(false) : server.updateSSLOptions(renewed.bridgeServerSsl());
+  }
+
+  /**
+   * What the bridge's server lets a client hold, set before {@link #start}: {@code onConnection} sees every new
+   * connection, {@code guard} wraps the request handler (and may answer instead of it), and a connection silent for
+   * {@code idleTimeout} is closed (the agents ping every few seconds), and at most {@code socketsPerClient} bridge
+   * sockets are open from one client address: the next is closed at once, and its agent connects again after its
+   * backoff, its results waiting in its outbox.
+   */
+  public AgentBridge limit(io.vertx.core.Handler<io.vertx.core.http.HttpConnection> onConnection,
+      java.util.function.UnaryOperator<io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest>> guard,
+      java.time.Duration idleTimeout, int socketsPerClient) {
+    this.socketsPerClient = socketsPerClient;
+    this.onConnection = onConnection;
+    this.guard = guard;
+    this.idleTimeout = idleTimeout;
+    return this;
   }
 
   /** Registers the relays and listens on {@code host:port} (0 picks one); completes with the bound port. */
@@ -124,11 +150,17 @@ public final class AgentBridge {
     Router router = Router.router(vertx);
     router.route("/bridge/*").subRouter(SockJSHandler.create(vertx, transports).bridge(options, this::onEvent));
     HttpServerOptions http = new HttpServerOptions().setHost(host).setPort(port);
+    if (idleTimeout != null) {
+      // No HTTP/2 over cleartext: the connection is reported (and counted) at once, not after its first bytes.
+      http.setIdleTimeout((int) idleTimeout.toSeconds()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS)
+          .setHttp2ClearTextEnabled(false);
+    }
     if (tls != null) {
       tls.applyBridgeServer(http);
     }
     return Future.all(inbound.stream().map(MessageConsumer::completion).toList())
-        .compose(registered -> vertx.createHttpServer(http).requestHandler(router).listen())
+        .compose(registered -> vertx.createHttpServer(http).connectionHandler(onConnection)
+            .requestHandler(guard.apply(router)).listen())
         .map(listening -> {
           server = listening;
           LOG.info("agent bridge ({}) on {}://{}:{}{}", tls == null ? "plain" : "mutual TLS", tls == null ? "ws" : "wss",
@@ -154,12 +186,23 @@ public final class AgentBridge {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED -> {
+        String client = socket.remoteAddress() == null ? "unknown" : socket.remoteAddress().hostAddress();
+        if (socketsByClient.getOrDefault(client, 0) >= socketsPerClient) {
+          if (refusedSockets++ % 100 == 0) {
+            LOG.warn("bridge socket from {} refused: {} open from that address, the most allowed ({} so far)", client,
+                socketsPerClient, refusedSockets);
+          }
+          event.complete(false);
+          return;
+        }
         String name = identify(socket);
         if (name == null) {
           event.complete(false);
           return;
         }
         identities.put(socket, name);
+        socketsByClient.merge(client, 1, Integer::sum);
+        clientOf.put(socket, client);
         event.complete(true);
       }
       case REGISTER -> {
@@ -183,6 +226,10 @@ public final class AgentBridge {
       case PUBLISH -> event.complete(false);
       case SOCKET_CLOSED, SOCKET_ERROR -> {
         identities.remove(socket);
+        String client = clientOf.remove(socket);
+        if (client != null) {
+          socketsByClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
+        }
         relays.entrySet().removeIf(e -> {
           if (e.getValue().socket() == socket) {
             e.getValue().consumer().unregister();

@@ -8,6 +8,7 @@ import io.busload.protocol.Addresses;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import java.time.Clock;
@@ -27,15 +28,25 @@ import org.slf4j.LoggerFactory;
  * <p>A batch closes at {@link #MAX_BATCH} results or {@link #WINDOW_MILLIS} after its first result, whichever
  * comes first; at most {@link #MAX_IN_FLIGHT} batches are committing at once, and results queue meanwhile, so
  * a busy database makes batches bigger instead of making the pool thrash. Confined to the verticle's event loop.
+ *
+ * <p>At most {@code maxPending} results wait; one more is answered {@link #BUSY} at once, not queued: the agent keeps
+ * it in its outbox and sends it again after its backoff, so a database that falls behind costs the coordinator a
+ * bounded amount of memory and the fleet no result. The batches commit on the ingest pool, apart from the
+ * analysis reads.
  */
 public final class ResultBatcher {
   private static final Logger LOG = LoggerFactory.getLogger(ResultBatcher.class);
   static final int MAX_BATCH = 1000;
   static final long WINDOW_MILLIS = 5;
   static final int MAX_IN_FLIGHT = 2;
+  /** Reply failure code for "not now": like a store failure, the agent keeps the result and retries after a backoff. */
+  public static final int BUSY = 503;
   private static final DeliveryOptions LIVE = new DeliveryOptions().setCodecName(ReceivedResult.Codec.NAME);
 
   private final Vertx vertx;
+  private final WorkerExecutor ingest;
+  private final int maxPending;
+  private final java.util.concurrent.atomic.AtomicLong busy = new java.util.concurrent.atomic.AtomicLong();
   private final ResultStore store;
   private final Clock clock;
   private final Consumer<List<KernelResult>> onStored;
@@ -49,25 +60,26 @@ public final class ResultBatcher {
   private int inFlight;
 
   /**
-   * {@code onStored} gets the results that were new, after their acks went out. Each agent's result is stored only
-   * where it is the agent's own ({@link ResultOwnership}); the rest are refused and counted in {@code refusals}.
-   * Results are taken only with a measuredAt inside {@code window} ({@link #outsideWindow}).
+   * {@code onStored} gets the results that were new, after their acks went out; {@code ingest} runs the commits;
+   * {@code maxPending} results wait at most. Each agent's result is stored only where it is the agent's own
+   * ({@link ResultOwnership}); the rest are refused and counted in {@code refusals}. Results are taken only with a
+   * measuredAt inside {@code window} ({@link #outsideWindow}).
    */
-  public ResultBatcher(Vertx vertx, ResultStore store, AgentStore agents, SweepStore sweeps, Refusals refusals,
-      Clock clock, MeasuredAtWindow window, Consumer<List<KernelResult>> onStored) {
+  public ResultBatcher(Vertx vertx, WorkerExecutor ingest, int maxPending, ResultStore store, AgentStore agents,
+      SweepStore sweeps, Refusals refusals, Clock clock, MeasuredAtWindow window,
+      Consumer<List<KernelResult>> onStored) {
+    if (maxPending < 1) {
+      throw new IllegalArgumentException("maxPending: at least 1, got " + maxPending);
+    }
     this.vertx = vertx;
+    this.ingest = ingest;
+    this.maxPending = maxPending;
     this.store = store;
     this.clock = clock;
     this.window = window;
     this.onStored = onStored;
     this.ownership = new ResultOwnership(agents, sweeps);
     this.refusals = refusals;
-  }
-
-  /** {@link MeasuredAtWindow#DEFAULT}. */
-  public ResultBatcher(Vertx vertx, ResultStore store, AgentStore agents, SweepStore sweeps, Refusals refusals,
-      Clock clock, Consumer<List<KernelResult>> onStored) {
-    this(vertx, store, agents, sweeps, refusals, clock, MeasuredAtWindow.DEFAULT, onStored);
   }
 
   /**
@@ -154,6 +166,14 @@ public final class ResultBatcher {
    * JSON to store for it, or null to have the store encode the record.
    */
   public void add(Message<?> message, KernelResult result, byte[] json) {
+    if (pending.size() >= maxPending) {
+      if (busy.getAndIncrement() % 1000 == 0) {
+        LOG.warn("{} result(s) wait for the store: result {} answered busy (its agent retries; {} so far)",
+            pending.size(), result.id(), busy.get());
+      }
+      message.fail(BUSY, "coordinator busy: " + pending.size() + " results wait to be stored; retry later");
+      return;
+    }
     pending.add(new Entry(message, result, json));
     if (pending.size() >= MAX_BATCH) {
       flush();
@@ -163,6 +183,16 @@ public final class ResultBatcher {
         flush();
       });
     }
+  }
+
+  /** Results waiting for a batch now. */
+  public int pending() {
+    return pending.size();
+  }
+
+  /** Results answered {@link #BUSY} since the start. */
+  public long refusedBusy() {
+    return busy.get();
   }
 
   /**
@@ -207,7 +237,7 @@ public final class ResultBatcher {
     for (Entry e : batch) {
       results.add(new ResultStore.Incoming(e.result(), e.json()));
     }
-    Future<Outcome> stored = vertx.executeBlocking(() -> store(results), false);
+    Future<Outcome> stored = ingest.executeBlocking(() -> store(results), false);
     stored.onComplete(done -> {
       inFlight--;
       if (done.failed()) {

@@ -39,12 +39,16 @@ public final class Pushing {
   static final String NO_SUITE = "pushed";
 
   private final Vertx vertx;
+  private final io.vertx.core.WorkerExecutor ingest;
   private final Pushes pushes;
   private final ResultBatcher announcer;
   private final Clock clock;
 
-  public Pushing(Vertx vertx, Pushes pushes, ResultBatcher announcer, Clock clock) {
+  /** {@code ingest}: the pool results from agents are stored on, which a push shares. */
+  public Pushing(Vertx vertx, io.vertx.core.WorkerExecutor ingest, Pushes pushes, ResultBatcher announcer,
+      Clock clock) {
     this.vertx = vertx;
+    this.ingest = ingest;
     this.pushes = pushes;
     this.announcer = announcer;
     this.clock = clock;
@@ -69,7 +73,7 @@ public final class Pushing {
    * context. Fails with {@link PushRefused} for a file it refuses (nothing stored), or with the store's error.
    */
   public Future<Outcome> push(Source source, byte[] body) {
-    return vertx.executeBlocking(() -> store(source, body), false).map(done -> {
+    return ingest.executeBlocking(() -> store(source, body), false).map(done -> {
       announcer.announce(done.inOrder(), done.stored().fresh());
       return done.outcome();
     });

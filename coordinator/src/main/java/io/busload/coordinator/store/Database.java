@@ -39,6 +39,8 @@ public final class Database implements AutoCloseable {
   private final EmbeddedDatabase embedded;
   /** The server the pool reaches (the embedded one's address when embedded), for connections outside the pool. */
   private final DatabaseSettings target;
+  /** Pools opened by {@link #apart}, closed with this one. */
+  private final List<Database> apart = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private Database(HikariDataSource pool, EmbeddedDatabase embedded, DatabaseSettings target) {
     this.pool = pool;
@@ -122,8 +124,26 @@ public final class Database implements AutoCloseable {
     return java.sql.DriverManager.getConnection(target.jdbcUrl(), properties);
   }
 
+  /**
+   * The same database through a pool of its own of {@code connections}, closed with this one: the stores built on it
+   * (the analysis reads) wait for their own connections and never for the ones that store results.
+   */
+  public Database apart(String name, int connections) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName(name);
+    config.setJdbcUrl(pool.getJdbcUrl());
+    config.setUsername(pool.getUsername());
+    config.setPassword(pool.getPassword());
+    config.setMaximumPoolSize(connections);
+    config.setAutoCommit(true);
+    Database view = new Database(new HikariDataSource(config), null);
+    apart.add(view);
+    return view;
+  }
+
   @Override
   public void close() {
+    apart.forEach(Database::close);
     pool.close();
     if (embedded != null) {
       embedded.close();

@@ -8,12 +8,20 @@ import java.util.Map;
  *
  * @param cron a five-field Unix cron expression ("0 3 * * *"), read in {@code timeZone}
  * @param nextFireAt the fire time not yet fired; null while paused
+ * @param allowOverlap fire even while the sweep of the previous fire is still running; false (the default) skips
+ *     such a fire, recording why, so that a slow sweep is not joined by the next one on the same devices
  */
 public record Schedule(String id, String name, String cron, String timeZone, String suite, Map<String, String> options,
-    Target target, boolean paused, Instant nextFireAt, Instant createdAt, Instant updatedAt) {
+    Target target, boolean paused, Instant nextFireAt, Instant createdAt, Instant updatedAt, boolean allowOverlap) {
 
   public Schedule {
     options = Map.copyOf(options);
+  }
+
+  /** A schedule whose fires never overlap. */
+  public Schedule(String id, String name, String cron, String timeZone, String suite, Map<String, String> options,
+      Target target, boolean paused, Instant nextFireAt, Instant createdAt, Instant updatedAt) {
+    this(id, name, cron, timeZone, suite, options, target, paused, nextFireAt, createdAt, updatedAt, false);
   }
 
   /**

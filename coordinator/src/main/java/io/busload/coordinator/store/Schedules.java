@@ -17,7 +17,7 @@ import java.util.TreeMap;
 public final class Schedules {
   private static final TypeReference<Map<String, String>> OPTIONS = new TypeReference<>() {};
   private static final String COLUMNS = "id, name, cron, time_zone, suite, options_json, selector_kind, selector_value,"
-      + " paused, next_fire_at, created_at, updated_at";
+      + " paused, next_fire_at, created_at, updated_at, allow_overlap";
 
   private final Database db;
 
@@ -27,16 +27,16 @@ public final class Schedules {
 
   public void insert(Schedule schedule) {
     db.inTransaction(c -> Database.update(c, "INSERT INTO schedules (" + COLUMNS
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", s -> bind(s, schedule)));
+        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", s -> bind(s, schedule)));
   }
 
   /** Replaces a schedule's definition; returns false when there is none with its id. */
   public boolean update(Schedule schedule) {
     return db.inTransaction(c -> Database.update(c, "UPDATE schedules SET id = ?, name = ?, cron = ?, time_zone = ?,"
         + " suite = ?, options_json = ?, selector_kind = ?, selector_value = ?, paused = ?, next_fire_at = ?,"
-        + " created_at = ?, updated_at = ? WHERE id = ?", s -> {
+        + " created_at = ?, updated_at = ?, allow_overlap = ? WHERE id = ?", s -> {
           bind(s, schedule);
-          s.setString(13, schedule.id());
+          s.setString(14, schedule.id());
         }) == 1);
   }
 
@@ -104,10 +104,13 @@ public final class Schedules {
           }) == 0) {
         return Optional.<Fired>empty();
       }
-      List<RunTarget> targets = plan.targets(schedule);
+      Optional<String> running = schedule.allowOverlap() ? Optional.empty() : unfinished(c, scheduleId);
+      List<RunTarget> targets = running.isPresent() ? List.of() : plan.targets(schedule);
       Sweep sweep = null;
       String message = null;
-      if (targets.isEmpty()) {
+      if (running.isPresent()) {
+        message = "skipped: " + running.get() + " (allowOverlap lets fires overlap)";
+      } else if (targets.isEmpty()) {
         message = "no device matches " + schedule.target().kind().name().toLowerCase(java.util.Locale.ROOT)
             + (schedule.target().value() == null ? "" : " '" + schedule.target().value() + "'");
       } else {
@@ -128,6 +131,15 @@ public final class Schedules {
     });
   }
 
+  /** The schedule's sweep still running, in words, if there is one. */
+  private static Optional<String> unfinished(java.sql.Connection c, String scheduleId) throws SQLException {
+    return Database.first(c, "SELECT s.id, s.scheduled_for, count(*) FROM sweeps s JOIN runs r ON r.sweep_id = s.id"
+        + " WHERE s.schedule_id = ? AND r.state IN ('QUEUED', 'RUNNING') GROUP BY s.id, s.scheduled_for"
+        + " ORDER BY s.scheduled_for DESC LIMIT 1", s -> s.setString(1, scheduleId),
+        rs -> "sweep " + rs.getString(1) + " of the fire for " + Database.instant(rs, 2) + " is still running ("
+            + rs.getLong(3) + " run(s) unfinished)");
+  }
+
   /** A fire and the sweep it created (null when no device matched). */
   public record Fired(Schedule.Fire fire, Sweep sweep) {}
 
@@ -144,12 +156,13 @@ public final class Schedules {
     s.setObject(10, Database.timestamp(schedule.nextFireAt()));
     s.setObject(11, Database.timestamp(schedule.createdAt()));
     s.setObject(12, Database.timestamp(schedule.updatedAt()));
+    s.setBoolean(13, schedule.allowOverlap());
   }
 
   private static Schedule read(ResultSet rs) throws SQLException {
     Map<String, String> options = Database.json(rs.getString(6), OPTIONS, "schedule options are not JSON");
     return new Schedule(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), options,
         new Schedule.Target(Schedule.Target.Kind.valueOf(rs.getString(7)), rs.getString(8)), rs.getBoolean(9),
-        Database.instant(rs, 10), Database.instant(rs, 11), Database.instant(rs, 12));
+        Database.instant(rs, 10), Database.instant(rs, 11), Database.instant(rs, 12), rs.getBoolean(13));
   }
 }

@@ -88,6 +88,61 @@ class ScheduleTest {
   }
 
   @Test
+  void fire_previousSweepStillRunning_skippedWithWhyUnlessOverlapAllowed() throws Exception {
+    DatabaseSettings database = TestDatabase.fresh();
+    Vertx vertx = Vertx.vertx();
+    try (Database db = vertx.executeBlocking(() -> Database.open(database, dir)).await(30, TimeUnit.SECONDS)) {
+      Schedules schedules = new Schedules(db);
+      Instant due = Instant.parse("2026-11-01T10:00:00Z");
+      Schedules.FirePlan plan = new Schedules.FirePlan() {
+        @Override
+        public List<RunTarget> targets(Schedule s) {
+          return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
+        }
+
+        @Override
+        public Instant nextAfter(Schedule s, Instant now) {
+          return now.truncatedTo(java.time.temporal.ChronoUnit.HOURS).plusSeconds(3600);
+        }
+      };
+      for (boolean overlap : List.of(false, true)) {
+        String id = overlap ? "overlapping" : "one-at-a-time";
+        vertx.executeBlocking(() -> {
+          schedules.insert(new Schedule(id, id, "0 * * * *", "UTC", "stride", Map.of(),
+              new Schedule.Target(Schedule.Target.Kind.ALL, null), false, due, due.minusSeconds(3600),
+              due.minusSeconds(3600), overlap));
+          return null;
+        }).await(10, TimeUnit.SECONDS);
+      }
+
+      for (String id : List.of("one-at-a-time", "overlapping")) {
+        Optional<Schedules.Fired> first = vertx.executeBlocking(() -> schedules.fire(id, due.plusSeconds(1),
+            Scheduler.LATE_AFTER, plan)).await(10, TimeUnit.SECONDS);
+        assertThat(first.orElseThrow().sweep()).isNotNull();
+      }
+      // An hour on, each schedule's first sweep has not run (its run is still queued).
+      Instant next = due.plusSeconds(3601);
+      Schedules.Fired skipped = vertx.executeBlocking(() -> schedules.fire("one-at-a-time", next, Scheduler.LATE_AFTER,
+          plan)).await(10, TimeUnit.SECONDS).orElseThrow();
+      Schedules.Fired overlapping = vertx.executeBlocking(() -> schedules.fire("overlapping", next,
+          Scheduler.LATE_AFTER, plan)).await(10, TimeUnit.SECONDS).orElseThrow();
+
+      assertThat(skipped.sweep()).isNull();
+      assertThat(skipped.fire().message()).startsWith("skipped: sweep ").contains("is still running (1 run(s) unfinished)");
+      assertThat(overlapping.sweep()).isNotNull();
+      assertThat(count(database, "SELECT COUNT(*) FROM sweeps WHERE schedule_id = 'one-at-a-time'")).isEqualTo(1);
+      assertThat(count(database, "SELECT COUNT(*) FROM sweeps WHERE schedule_id = 'overlapping'")).isEqualTo(2);
+      assertThat(count(database, "SELECT COUNT(*) FROM schedule_fires WHERE schedule_id = 'one-at-a-time'"
+          + " AND message LIKE 'skipped:%'")).isEqualTo(1);
+      Schedule moved = vertx.executeBlocking(() -> schedules.find("one-at-a-time")).await(10, TimeUnit.SECONDS)
+          .orElseThrow();
+      assertThat(moved.nextFireAt()).as("the next fire is still planned").isEqualTo(Instant.parse("2026-11-01T12:00:00Z"));
+    } finally {
+      vertx.close().await(20, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void schedule_twoCoordinatorsInOneCluster_firesEachTimeExactlyOnce() throws Exception {
     DatabaseSettings database = TestDatabase.fresh();
     SettableClock clock = new SettableClock(Instant.parse("2026-11-01T09:59:30Z"));
@@ -105,7 +160,8 @@ class ScheduleTest {
           .await(10, TimeUnit.SECONDS).body();
       assertThat(hello.ok()).isTrue();
       Http http = new Http(coordinators.get(1).httpPort());
-      HttpResponse<String> created = http.post("/api/schedules", EVERY_HOUR);
+      // Fires of the same time, once each, however long each sweep runs.
+      HttpResponse<String> created = http.post("/api/schedules", EVERY_HOUR.replace("}}", "},\"allowOverlap\":true}"));
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       String id = Http.json(created).get("id").asText();
 

@@ -145,6 +145,92 @@ public final class FleetRun implements AutoCloseable {
     return new Figures(certificates, online, steady, sweep, drop);
   }
 
+  /** Results' time from the agent's first send to the coordinator's ack (which follows the commit), in seconds. */
+  record Latency(int results, double p50, double p99, double max) {
+    static Latency of(java.util.Collection<Long> nanos) {
+      long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+      if (sorted.length == 0) {
+        return new Latency(0, Double.NaN, Double.NaN, Double.NaN);
+      }
+      return new Latency(sorted.length, at(sorted, 0.50), at(sorted, 0.99), sorted[sorted.length - 1] / 1e9);
+    }
+
+    /** The nearest-rank quantile. */
+    private static double at(long[] sorted, double q) {
+      return sorted[Math.max(0, (int) Math.ceil(q * sorted.length) - 1)] / 1e9;
+    }
+  }
+
+  /** One sweep of the flood benchmark: what was stored and lost, the ack latency, and what the flood saw. */
+  record FloodPhase(FleetFigures.Sweep sweep, Latency latency, Flood.Seen flood) {}
+
+  record FloodFigures(FleetFigures.Online online, List<Map.Entry<String, String>> questions, FloodPhase quiet,
+      FloodPhase flooded) {}
+
+  /**
+   * The flood benchmark: every agent online, a warm-up sweep, a sweep to every device with nothing else going on, then the same sweep
+   * again while {@code plan}'s flood runs (from {@link Flood#SOURCE}), both in this one run on this one coordinator.
+   */
+  FloodFigures flood(Flood.Plan plan) throws Exception {
+    Files.createDirectories(options.workDir());
+    String cluster = "busload-flood-sim-" + UUID.randomUUID().toString().substring(0, 8);
+    int bridgePort = options.transport() == Transport.BRIDGE ? options.httpPort() + 1 : -1;
+    log.printf("starting a coordinator (embedded PostgreSQL) in %s%n", options.workDir());
+    coordinator = CoordinatorProcess.start(options.workDir(), cluster, options.basePort(), options.httpPort(),
+        bridgePort, null, options.coordinatorHeap());
+    if (options.transport() == Transport.BRIDGE) {
+      vertx = Vertx.vertx();
+      List<BridgeClient.Endpoint> bridge = List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort));
+      links = (agentId, v) -> new BridgeLink(new BridgeClient(v, bridge, new WebSocketClientOptions(),
+          BridgeSettings.PING)).start();
+    } else {
+      vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
+          List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
+      links = (agentId, v) -> new ClusterLink(v, false);
+    }
+    FleetFigures.Online online = online();
+    log.println(online);
+    kernelMillis.set(options.kernelTime().toMillis());
+    // The first sweep of a fresh coordinator is slower for reasons of its own (JIT, the month's partition, every
+    // agent's first lanes): it warms up, unmeasured, so that the two measured sweeps differ only by the flood.
+    log.println(sweep("warm-up sweep to every device (not measured)", null));
+    FleetFigures.Sweep quiet = sweep("sweep to every device, no flood", null);
+    FloodPhase quietPhase = new FloodPhase(quiet, Latency.of(tally.ackNanos.getOrDefault(quiet.sweepId(),
+        new java.util.ArrayDeque<>())), null);
+    log.println(quiet);
+    log.println(quietPhase.latency());
+    // The questions a History view would ask of what the fleet has now measured: every device has a series.
+    Set<Map.Entry<String, String>> cases = new java.util.LinkedHashSet<>();
+    for (JsonNode r : coordinator.get("/api/results?sweepId=" + quiet.sweepId() + "&limit=200")) {
+      Map<String, Object> params = JsonCodec.MAPPER.convertValue(r.path("params"),
+          new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {});
+      String text = new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+          .collect(java.util.stream.Collectors.joining(";"));
+      // A case without parameters (the memcpy ceiling) cannot be asked about: the resource needs params.
+      if (!text.isEmpty()) {
+        cases.add(Map.entry(r.path("kernel").asText(), text));
+      }
+    }
+    List<Map.Entry<String, String>> questions = List.copyOf(cases);
+    log.printf("flood: %d reader(s) of the annotations of %s, %d slow and %d idle connection(s) per port, from %s%n",
+        plan.readers(), questions, plan.slow(), plan.idle(), Flood.SOURCE);
+    FleetFigures.Sweep flooded;
+    Flood.Seen seen;
+    try (Flood flood = new Flood(plan, options.httpPort(), bridgePort, questions)) {
+      flood.start();
+      // The flood settles in (readers queued, slow connections held) before the sweep starts.
+      Thread.sleep(5_000);
+      flooded = sweep("sweep to every device, under the flood", null);
+      seen = flood.seen();
+    }
+    FloodPhase floodedPhase = new FloodPhase(flooded, Latency.of(tally.ackNanos.getOrDefault(flooded.sweepId(),
+        new java.util.ArrayDeque<>())), seen);
+    log.println(flooded);
+    log.println(floodedPhase.latency());
+    log.println(seen);
+    return new FloodFigures(online, questions, quietPhase, floodedPhase);
+  }
+
   /**
    * The bridge's certificates for a run.
    *

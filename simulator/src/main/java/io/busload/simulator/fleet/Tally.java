@@ -31,8 +31,17 @@ final class Tally {
     made.computeIfAbsent(sweepId, s -> ConcurrentHashMap.newKeySet()).add(id);
   }
 
+  /** Per sweep, each acked result's nanoseconds from its first send to its ack (the ack follows the commit). */
+  final ConcurrentHashMap<String, java.util.Queue<Long>> ackNanos = new ConcurrentHashMap<>();
+
   void acked(String sweepId, UUID id) {
     acked.computeIfAbsent(sweepId, s -> ConcurrentHashMap.newKeySet()).add(id);
+  }
+
+  void acked(String sweepId, UUID id, long nanosSinceSent) {
+    if (acked.computeIfAbsent(sweepId, s -> ConcurrentHashMap.newKeySet()).add(id)) {
+      ackNanos.computeIfAbsent(sweepId, s -> new java.util.concurrent.ConcurrentLinkedQueue<>()).add(nanosSinceSent);
+    }
   }
 
   boolean allAcked(String sweepId) {

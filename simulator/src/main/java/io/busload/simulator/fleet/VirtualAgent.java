@@ -310,9 +310,10 @@ final class VirtualAgent extends VerticleBase {
   }
 
   private void deliver(Delivery delivery, KernelResult result) {
+    long sent = System.nanoTime();
     delivery.enqueue(Addresses.RESULTS, result, result.id().toString(), true)
         .compose(acked -> {
-          tally.acked(result.sweepId(), result.id());
+          tally.acked(result.sweepId(), result.id(), System.nanoTime() - sent);
           return vertx.executeBlocking(() -> outbox.remove(result.id()), false);
         })
         .onFailure(e -> LOG.warn("{}: result {} not delivered: {}", agentId, result.id(), e.toString()));

@@ -247,6 +247,9 @@ public final class CoordinatorVerticle extends VerticleBase {
           .compose(ready -> vertx.createHttpServer(ConnectionGuard.idle(remembered.http(), limits.idleTimeout()))
               .connectionHandler(restGuard::onConnection)
               .requestHandler(restGuard.guard(api.router()))
+              // A request the HTTP decoder refused (a request line or headers over Vert.x's limits) is answered by
+              // the router too, as problem+json naming what was too long, and still counts against its client.
+              .invalidRequestHandler(restGuard.guard(api.router()))
               .listen())
           .onSuccess(listening -> {
             server = listening;

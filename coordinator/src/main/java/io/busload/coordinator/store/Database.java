@@ -136,7 +136,7 @@ public final class Database implements AutoCloseable {
     config.setPassword(pool.getPassword());
     config.setMaximumPoolSize(connections);
     config.setAutoCommit(true);
-    Database view = new Database(new HikariDataSource(config), null);
+    Database view = new Database(new HikariDataSource(config), null, target);
     apart.add(view);
     return view;
   }

@@ -4,6 +4,9 @@ import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.FleetResource;
+import io.busload.coordinator.api.NotificationResource;
+import io.busload.coordinator.notify.Notifier;
+import io.busload.coordinator.store.NotificationStore;
 import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
 import io.busload.coordinator.store.Pushes;
@@ -143,6 +146,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       Schedules schedules = new Schedules(database);
       VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
+      NotificationStore notifications = new NotificationStore(database);
+      Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
       Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())
@@ -151,7 +156,7 @@ public final class CoordinatorVerticle extends VerticleBase {
           .register(metrics);
       ResultBatcher batcher = new ResultBatcher(vertx, results, clock, stored -> {
         ingested.increment(stored.size());
-        regressions.check(stored);
+        regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
       });
       Refusals refusals = new Refusals(metrics);
       wire = WireRefusals.install(vertx, refusals);
@@ -165,10 +170,14 @@ public final class CoordinatorVerticle extends VerticleBase {
           new ScheduleResource(vertx, schedules, agents, clock),
           new AnalysisResource(vertx, analysis),
           new VerdictResource(vertx, agents, analysis, verdicts, clock),
-          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes)));
+          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes),
+          new NotificationResource(vertx, notifications, clock)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
-      timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));
+      timer = vertx.setPeriodic(TICK_MILLIS, id -> {
+        tick(fleet, queues, scheduler);
+        notifier.tick(leading);
+      });
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
           remembered.active().size());
       leading = leadership.leads();

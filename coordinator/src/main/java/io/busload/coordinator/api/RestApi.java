@@ -17,6 +17,11 @@ import java.util.List;
  * coordinator's event loop; the stores on workers.
  */
 public final class RestApi {
+  /**
+   * Paths whose reads need a token as their writes do (one list, so a finer scope can guard them all at once): the
+   * notification targets and their delivery log.
+   */
+  static final List<String> ADMIN_PATHS = List.of("/api/notifications*");
   private final Vertx vertx;
   private final WriteAuth auth;
   private final PrometheusMeterRegistry metrics;
@@ -34,6 +39,7 @@ public final class RestApi {
     // First, before any body is read: an unauthenticated write costs the coordinator no parsing and no store call.
     router.route().method(HttpMethod.POST).method(HttpMethod.PUT).method(HttpMethod.PATCH).method(HttpMethod.DELETE)
         .handler(auth);
+    ADMIN_PATHS.forEach(path -> router.route(path).method(HttpMethod.GET).method(HttpMethod.HEAD).handler(auth));
     ApiResource.Mounts mounts = path -> {
       Router routes = Router.router(vertx);
       router.route(path + "*").subRouter(routes);

@@ -46,12 +46,15 @@ public final class Notifier {
   private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
   /** How often the leader looks for failed sweeps and agents gone quiet. */
   static final Duration SCAN_EVERY = Duration.ofSeconds(10);
-  /** How long a taken delivery is left to its sender before another may take it (longer than two timeouts). */
-  static final Duration LEASE = Duration.ofMinutes(2);
+  /**
+   * How long taken deliveries are left to their sender before another may take them: longer than a whole batch at
+   * its slowest (each attempt at most about 45 s of connect, read and write timeouts), so none is sent twice.
+   */
+  static final Duration LEASE = Duration.ofMinutes(5);
   /** A failed sweep is told of while it is this young; older ones were a matter for the History view. */
   static final Duration SWEEP_AGE = Duration.ofDays(2);
   static final Duration LONGEST_RETRY = Duration.ofHours(1);
-  private static final int BATCH = 20;
+  private static final int BATCH = 5;
   private static final int KEY_CHARS = 400;
   /** A change of at least this fraction for the worse is CRITICAL; smaller ones are WARNING. */
   static final double CRITICAL_FRACTION = 0.10;

@@ -131,8 +131,9 @@ public record NotificationResource(Vertx vertx, NotificationStore store, Clock c
   static Target parse(byte[] body, String createdBy, Instant now) {
     JsonNode root = NewSweep.readBody(body);
     JsonNode name = root.get("name");
-    if (name == null || !name.isTextual() || name.asText().isBlank() || name.asText().length() > 200) {
-      throw new TargetRefused("name", "missing; a non-empty name of at most 200 characters");
+    if (name == null || !name.isTextual() || name.asText().isBlank() || name.asText().length() > 200
+        || name.asText().chars().anyMatch(Character::isISOControl)) {
+      throw new TargetRefused("name", "missing; a non-empty name of at most 200 characters, no control characters");
     }
     JsonNode kindNode = root.get("kind");
     TargetKind kind = TargetKind.parse(kindNode == null || !kindNode.isTextual() ? null : kindNode.asText());

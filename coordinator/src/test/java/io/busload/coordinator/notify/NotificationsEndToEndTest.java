@@ -276,6 +276,10 @@ class NotificationsEndToEndTest {
         + "\"secrets\":{\"url\":\"ftp://files.lab.example/" + SLACK_TOKEN + "\"}}");
     assertThat(badUrl.statusCode()).isEqualTo(400);
     assertThat(badUrl.body()).doesNotContain(SLACK_TOKEN);
+    HttpResponse<String> nul = http.post("/api/notifications/targets", "{\"name\":\"x\\u0000\",\"kind\":\"slack\","
+        + "\"secrets\":{\"url\":\"https://hooks.slack.example/x\"}}");
+    assertThat(nul.statusCode()).isEqualTo(400);
+    assertThat(Http.json(nul).get("field").asText()).isEqualTo("name");
     assertThat(Http.json(admin("/api/notifications/targets"))).isEmpty();
   }
 

@@ -12,6 +12,8 @@ import io.busload.coordinator.store.NotificationStore.Delivery;
 import io.busload.coordinator.store.NotificationStore.Filter;
 import io.busload.coordinator.store.NotificationStore.Settings;
 import io.busload.coordinator.store.NotificationStore.Target;
+import io.busload.coordinator.store.RunState;
+import io.busload.coordinator.store.RunTarget;
 import io.busload.coordinator.store.SweepStore;
 import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.VerdictStore.StoredChangePoint;
@@ -185,6 +187,30 @@ class NotifierTest {
       tickAsLeader(3);
       assertThat(receiver.requests).hasSize(2);
       assertThat(receiver.requests.get(1).text()).contains("\"kind\":\"DEVICE_RECOVERED\"").contains("is back");
+    }
+  }
+
+  @Test
+  void sweepWithAFailedRun_oneNoticeLinkingThatRun_aRunningSweepNone() throws Exception {
+    try (Receiver receiver = new Receiver(200)) {
+      target(receiver.url("/sweeps"), new Filter(List.of("SWEEP_FAILED"), "INFO", List.of(), List.of("H100")), 0);
+      SweepStore sweeps = new SweepStore(db);
+      var failed = sweeps.createSweep("stride", Map.of(), List.of(new RunTarget(gpu.id(), "a1", 9)), T);
+      var running = sweeps.createSweep("stride", Map.of(), List.of(new RunTarget(gpu.id(), "a1", 9)), T);
+      String failedRun = failed.runs().getFirst().runId();
+      sweeps.endRun(failedRun, RunState.FAILED, "kernel crashed", T.plusSeconds(60));
+      sweeps.markAccepted(running.runs().getFirst().runId(), T.plusSeconds(60));
+      first = notifier(one);
+      clock.set(T.plusSeconds(120));
+
+      deliverUntil(true, () -> receiver.requests.size() == 1, first);
+      tickAsLeader(3);
+
+      assertThat(receiver.requests).hasSize(1);
+      String body = receiver.requests.getFirst().text();
+      assertThat(body).contains("\"kind\":\"SWEEP_FAILED\"").contains("Sweep " + failed.id())
+          .contains(gpu.id() + " FAILED (kernel crashed)").doesNotContain(running.id())
+          .contains("\"link\":\"http://dash.example/runs/" + failedRun + "\"");
     }
   }
 

@@ -5,6 +5,10 @@ import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.NotificationResource;
+import io.busload.analysis.cohort.CohortCheck;
+import io.busload.analysis.cohort.DeviceFigure;
+import io.busload.coordinator.analysis.CohortFigures;
+import io.busload.coordinator.notify.CohortState;
 import io.busload.coordinator.notify.Notifier;
 import io.busload.coordinator.store.NotificationStore;
 import io.busload.coordinator.api.PushResource;
@@ -63,6 +67,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
   /** Often enough to see an agent go offline within a second of the 10 s limit. */
   private static final long TICK_MILLIS = 1000;
+  /** The cohort notices compare the figures of this many days, as GET /api/cohort-flags does by default. */
+  private static final java.time.Duration COHORT_DAYS = java.time.Duration.ofDays(30);
 
   private final CoordinatorSettings settings;
   private final Clock clock;
@@ -147,7 +153,11 @@ public final class CoordinatorVerticle extends VerticleBase {
       VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
       NotificationStore notifications = new NotificationStore(database);
-      Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, clock);
+      CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
+      Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
+        List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
+        return CohortState.of(figures, cohortCheck.flags(figures));
+      }, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
       Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())

@@ -8,6 +8,8 @@ public enum EventKind {
   SWEEP_FAILED,
   /** An agent not heard from for longer than the settings' agent-offline time. */
   AGENT_OFFLINE,
-  /** An agent heard from again after it was reported offline: its devices are back. */
+  /** A device whose figure for a kernel case lies outside the band of its cohort (same model and driver). */
+  COHORT_FLAG,
+  /** A device back: its agent heard from again after an offline notice, or back within its cohort. */
   DEVICE_RECOVERED
 }

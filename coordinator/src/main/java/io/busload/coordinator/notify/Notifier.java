@@ -1,5 +1,6 @@
 package io.busload.coordinator.notify;
 
+import io.busload.analysis.cohort.CohortFlag;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.NotificationStore;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,8 @@ public final class Notifier {
   private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
   /** How often the leader looks for failed sweeps and agents gone quiet. */
   static final Duration SCAN_EVERY = Duration.ofSeconds(10);
+  /** How often the leader runs the cohort check: it reads every device's newest figures, and flags move slowly. */
+  static final Duration COHORT_EVERY = Duration.ofMinutes(10);
   /**
    * How long taken deliveries are left to their sender before another may take them: longer than a whole batch at
    * its slowest (each attempt at most about 45 s of connect, read and write timeouts), so none is sent twice.
@@ -65,14 +69,21 @@ public final class Notifier {
   private final AgentStore agents;
   private final SweepStore sweeps;
   private final Clock clock;
+  private final Supplier<CohortState> cohort;
   private final Sending sending = new Sending();
   private boolean delivering;
   private boolean scanning;
   private Instant lastScan = Instant.EPOCH;
+  private Instant lastCohortScan = Instant.EPOCH;
 
+  /**
+   * @param cohort the cohort check as it stands (blocking: it reads the store), asked every {@link #COHORT_EVERY} by
+   *     the leader
+   */
   public Notifier(Vertx vertx, NotificationStore store, VerdictStore verdicts, AgentStore agents, SweepStore sweeps,
-      Clock clock) {
+      Supplier<CohortState> cohort, Clock clock) {
     this.vertx = vertx;
+    this.cohort = cohort;
     this.store = store;
     this.verdicts = verdicts;
     this.agents = agents;
@@ -252,8 +263,9 @@ public final class Notifier {
         notices.add(agentOffline(agent, devices, settings, gone));
       }
     }
-    for (String open : store.unanswered(EventKind.AGENT_OFFLINE.name(), OFFLINE, BACK, now.minus(Duration.ofDays(30)))) {
-      String rest = open.substring(OFFLINE.length());
+    for (Event offline : store.unanswered(EventKind.AGENT_OFFLINE.name(), OFFLINE, BACK,
+        now.minus(Duration.ofDays(30)))) {
+      String rest = offline.key().substring(OFFLINE.length());
       int slash = rest.lastIndexOf('/');
       KnownAgent agent = known.get(rest.substring(0, slash));
       Instant wentAt = Instant.ofEpochMilli(Long.parseLong(rest.substring(slash + 1)));
@@ -262,7 +274,89 @@ public final class Notifier {
         notices.add(agentBack(agent, wentAt, devices, settings));
       }
     }
+    if (!now.isBefore(lastCohortScan.plus(COHORT_EVERY))) {
+      lastCohortScan = now;
+      cohortNotices(cohort.get(), devices, settings, now, notices);
+    }
     return claim(notices);
+  }
+
+  private static final String FLAGGED = "cohort-flag/";
+  private static final String CLEARED = "cohort-clear/";
+
+  /**
+   * One notice when a device and kernel case is first flagged (its key carries when, so a later episode is a new
+   * one), and one when a flagged device is measured within its cohort again.
+   */
+  private void cohortNotices(CohortState state, Map<String, StoredDevice> devices, Settings settings, Instant now,
+      List<Notice> notices) {
+    Map<String, Event> open = new LinkedHashMap<>();
+    for (Event e : store.unanswered(EventKind.COHORT_FLAG.name(), FLAGGED, CLEARED, now.minus(Duration.ofDays(365)))) {
+      open.put(e.key().substring(0, e.key().lastIndexOf('/')), e);
+    }
+    java.util.Set<String> flagged = new java.util.HashSet<>();
+    String base = Messages.base(settings.dashboardUrl());
+    for (CohortFlag f : state.flags()) {
+      String series = FLAGGED + key(f.deviceId(), f.series());
+      flagged.add(series);
+      if (open.containsKey(series)) {
+        continue;
+      }
+      String title = f.deviceId() + " (" + f.deviceName() + ") outside its cohort on " + f.series() + ": "
+          + Messages.percent(f.relative());
+      String message = f.sentence() + " Its figure " + Messages.bandwidth(f.value()) + " against a peer median of "
+          + Messages.bandwidth(f.peerMedian()) + " (band " + Messages.percent(f.band()).replace("+", "±") + "), driver "
+          + f.driver() + (f.sameClocks() == null ? "" : Boolean.TRUE.equals(f.sameClocks())
+          ? ", at the same clocks as its peers." : ", at clocks unlike its peers'.");
+      Map<String, Object> details = new LinkedHashMap<>();
+      details.put("device", f.deviceId());
+      details.put("model", f.deviceName());
+      details.put("driverVersion", f.driver());
+      details.put("series", f.series());
+      details.put("kernel", f.kernel());
+      details.put("bytesPerSecond", f.value());
+      details.put("peerMedianBytesPerSecond", f.peerMedian());
+      details.put("relative", f.relative());
+      details.put("band", f.band());
+      details.put("peers", f.peers());
+      details.put("sameClocks", f.sameClocks());
+      Event event = new Event(series + "/" + now.toEpochMilli(), "cohort/" + key(f.deviceId(), f.series()),
+          EventKind.COHORT_FLAG.name(), Severity.WARNING.name(), title, message, compareLink(base, f.deviceId(),
+          f.deviceName()), json(details), now);
+      notices.add(new Notice(event, EventKind.COHORT_FLAG, Severity.WARNING, Set.of(f.deviceName()),
+          labels(devices.get(f.deviceId()))));
+    }
+    for (Map.Entry<String, Event> e : open.entrySet()) {
+      Map<String, Object> was = details(e.getValue());
+      String device = String.valueOf(was.get("device"));
+      String series = String.valueOf(was.get("series"));
+      String model = String.valueOf(was.get("model"));
+      if (flagged.contains(e.getKey()) || !state.measured().contains(CohortState.measured(device, series))) {
+        continue;
+      }
+      String title = device + " (" + model + ") back within its cohort on " + series;
+      String message = device + " (" + model + "), flagged on " + series + " since " + e.getValue().occurredAt()
+          + ", is measured within the band of its peers again.";
+      Event event = new Event(CLEARED + e.getValue().key().substring(FLAGGED.length()), e.getValue().quietKey(),
+          EventKind.DEVICE_RECOVERED.name(), Severity.INFO.name(), title, message, compareLink(base, device, model),
+          json(was), now);
+      notices.add(new Notice(event, EventKind.DEVICE_RECOVERED, Severity.INFO, Set.of(model),
+          labels(devices.get(device))));
+    }
+  }
+
+  /** Compare with the device beside its model: the view that shows how far it stands from its cohort. */
+  private static String compareLink(String base, String deviceId, String model) {
+    return base == null ? null : base + "/compare?subject=" + Messages.query("device: " + deviceId) + "&subject="
+        + Messages.query("model: " + model);
+  }
+
+  private static Map<String, Object> details(Event e) {
+    try {
+      return JsonCodec.MAPPER.readValue(e.detailsJson(), new com.fasterxml.jackson.core.type.TypeReference<>() {});
+    } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+      throw new IllegalStateException("notification details are not JSON: " + e.key(), ex);
+    }
   }
 
   /** Claims each notice's event for the targets that want it; returns how many deliveries were queued. */

@@ -230,11 +230,13 @@ public final class NotificationStore {
   }
 
   /**
-   * Keys of the events of {@code kind} claimed since {@code since} that start with {@code openPrefix} and have no
-   * answering event (the same key with {@code closePrefix} in its place): an agent reported offline and not yet back.
+   * The events of {@code kind} claimed since {@code since} whose key starts with {@code openPrefix} and that have no
+   * answering event (the same key with {@code closePrefix} in its place): an agent reported offline and not yet back,
+   * a device flagged against its cohort and not yet within it again.
    */
-  public List<String> unanswered(String kind, String openPrefix, String closePrefix, Instant since) {
-    return db.list("SELECT e.event_key FROM notification_events e WHERE e.kind = ? AND e.created_at > ?"
+  public List<Event> unanswered(String kind, String openPrefix, String closePrefix, Instant since) {
+    return db.list("SELECT e.event_key, e.quiet_key, e.kind, e.severity, e.title, e.message, e.link, e.details_json,"
+        + " e.occurred_at FROM notification_events e WHERE e.kind = ? AND e.created_at > ?"
         + " AND left(e.event_key, ?) = ? AND NOT EXISTS (SELECT 1 FROM notification_events b"
         + " WHERE b.event_key = ? || substr(e.event_key, ?))", s -> {
           s.setString(1, kind);
@@ -243,7 +245,8 @@ public final class NotificationStore {
           s.setString(4, openPrefix);
           s.setString(5, closePrefix);
           s.setInt(6, openPrefix.length() + 1);
-        }, rs -> rs.getString(1));
+        }, rs -> new Event(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+            rs.getString(6), rs.getString(7), rs.getString(8), Database.instant(rs, 9)));
   }
 
   public Settings settings() {

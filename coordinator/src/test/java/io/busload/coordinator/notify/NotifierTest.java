@@ -2,6 +2,7 @@ package io.busload.coordinator.notify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.busload.analysis.cohort.CohortFlag;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.SettableClock;
 import io.busload.coordinator.TestDatabase;
@@ -27,6 +28,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +54,7 @@ class NotifierTest {
   private final DeviceInfo gpu = Fixtures.gpu("n", 0);
   private final Map<Notifier, Vertx> homes = new IdentityHashMap<>();
   private Notifier first;
+  private final AtomicReference<CohortState> cohort = new AtomicReference<>(new CohortState(List.of(), Set.of()));
 
   @BeforeEach
   void open() {
@@ -72,7 +76,7 @@ class NotifierTest {
 
   /** A notifier as one coordinator has it, remembered with its Vert.x so ticks run on that one's event loop. */
   private Notifier notifier(Vertx vertx) {
-    Notifier n = new Notifier(vertx, store, new VerdictStore(db), agents, new SweepStore(db), clock);
+    Notifier n = new Notifier(vertx, store, new VerdictStore(db), agents, new SweepStore(db), cohort::get, clock);
     homes.put(n, vertx);
     return n;
   }
@@ -211,6 +215,51 @@ class NotifierTest {
       assertThat(body).contains("\"kind\":\"SWEEP_FAILED\"").contains("Sweep " + failed.id())
           .contains(gpu.id() + " FAILED (kernel crashed)").doesNotContain(running.id())
           .contains("\"link\":\"http://dash.example/runs/" + failedRun + "\"");
+    }
+  }
+
+  @Test
+  void deviceOutsideItsCohort_oneNoticePerEpisode_recoveredOnlyWhenMeasuredWithinAgain() throws Exception {
+    try (Receiver receiver = new Receiver(200)) {
+      target(receiver.url("/cohort"), new Filter(List.of("COHORT_FLAG", "DEVICE_RECOVERED"), "INFO", List.of(),
+          List.of()), 0);
+      String series = "stride_copy_fp32 elements=1024;stride=4";
+      CohortFlag flag = new CohortFlag(gpu.id(), gpu.name(), "13.0", series, "stride_copy_fp32", 1.8e12, 2.0e12,
+          -0.10, 0.03, 7, true, "this H100 is 10% below its 7 peers on stride_copy_fp32 (elements=1024;stride=4),"
+          + " at the same clocks");
+      String measured = CohortState.measured(gpu.id(), series);
+      cohort.set(new CohortState(List.of(flag), Set.of(measured)));
+      first = notifier(one);
+
+      deliverUntil(true, () -> receiver.requests.size() == 1, first);
+      cohortScans(2);
+      assertThat(receiver.requests).hasSize(1);
+      assertThat(receiver.requests.getFirst().text()).contains("\"kind\":\"COHORT_FLAG\"")
+          .contains("10% below its 7 peers").contains("1.800 TB/s against a peer median of 2.000 TB/s")
+          .contains("\"link\":\"http://dash.example/compare?subject=device%3A%20n%2Fcuda%3A0&subject=model%3A%20"
+              + "NVIDIA%20H100%2080GB%20HBM3\"");
+
+      // Not measured any more: the flag is gone but nothing says the card is well.
+      cohort.set(new CohortState(List.of(), Set.of()));
+      cohortScans(2);
+      assertThat(receiver.requests).hasSize(1);
+
+      cohort.set(new CohortState(List.of(), Set.of(measured)));
+      clock.advance(Notifier.COHORT_EVERY);
+      deliverUntil(true, () -> receiver.requests.size() == 2, first);
+      cohortScans(2);
+      assertThat(receiver.requests).hasSize(2);
+      assertThat(receiver.requests.get(1).text()).contains("\"kind\":\"DEVICE_RECOVERED\"")
+          .contains("back within its cohort");
+    }
+  }
+
+  /** Runs the leader's scan {@code times} times, the clock moved past the cohort interval each time. */
+  private void cohortScans(int times) throws InterruptedException {
+    for (int i = 0; i < times; i++) {
+      clock.advance(Notifier.COHORT_EVERY);
+      tickOn(first, true);
+      Thread.sleep(700);
     }
   }
 

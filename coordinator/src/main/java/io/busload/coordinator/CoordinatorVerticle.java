@@ -7,6 +7,13 @@ import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.AnalysisPool;
 import io.busload.coordinator.api.FleetResource;
+import io.busload.coordinator.api.NotificationResource;
+import io.busload.analysis.cohort.CohortCheck;
+import io.busload.analysis.cohort.DeviceFigure;
+import io.busload.coordinator.analysis.CohortFigures;
+import io.busload.coordinator.notify.CohortState;
+import io.busload.coordinator.notify.Notifier;
+import io.busload.coordinator.store.NotificationStore;
 import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
 import io.busload.coordinator.store.Pushes;
@@ -68,6 +75,8 @@ public final class CoordinatorVerticle extends VerticleBase {
   private static final long TICK_MILLIS = 1000;
   /** How often the certificate files are checked for renewal. */
   private static final Duration TLS_RELOAD_EVERY = Duration.ofSeconds(5);
+  /** The cohort notices compare the figures of this many days, as GET /api/cohort-flags does by default. */
+  private static final java.time.Duration COHORT_DAYS = java.time.Duration.ofDays(30);
 
   private final CoordinatorSettings settings;
   private final Clock clock;
@@ -172,6 +181,12 @@ public final class CoordinatorVerticle extends VerticleBase {
       Schedules schedules = new Schedules(database);
       VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
+      NotificationStore notifications = new NotificationStore(database);
+      CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
+      Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
+        List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
+        return CohortState.of(figures, cohortCheck.flags(figures));
+      }, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
       Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())
@@ -182,7 +197,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       ResultBatcher batcher = new ResultBatcher(vertx, ingestWorkers, limits.pendingResults(), results, agents, sweeps,
           refusals, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
-        regressions.check(stored);
+        regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
       });
       if (remembered.bridgeTls() != null) {
         expiry = new CertificateExpiry(clock, remembered.bridgeTls());
@@ -221,10 +236,14 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.annotationsTtl()),
           new PushResource(vertx, new Pushing(vertx, ingestWorkers, pushes, batcher, clock), pushes,
               limits.concurrentPushes(), limits.retryAfter()),
-          new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock)));
+          new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
+          new NotificationResource(vertx, notifications, clock)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
-      timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));
+      timer = vertx.setPeriodic(TICK_MILLIS, id -> {
+        tick(fleet, queues, scheduler);
+        notifier.tick(leading);
+      });
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
           remembered.active().size());
       leading = leadership.leads();

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The coordinator's layers, checked on its compiled classes: Main and the verticle (this package) over the REST API,
- * over fleet, schedule and analysis (side by side, none using another), over the store; logging below them all.
+ * over fleet, schedule, analysis, push and notify (side by side, none using another), over the store; logging below
+ * them all.
  * No arrow points back up, so a store or a resource can change without reading what sits above it.
  */
 class LayeringTest {
@@ -24,6 +25,7 @@ class LayeringTest {
         .layer("Main").definedBy("io.busload.coordinator")
         .layer("Api").definedBy("io.busload.coordinator.api..")
         .layer("Push").definedBy("io.busload.coordinator.push..")
+        .layer("Notify").definedBy("io.busload.coordinator.notify..")
         .layer("Fleet").definedBy("io.busload.coordinator.fleet..")
         .layer("Schedule").definedBy("io.busload.coordinator.schedule..")
         .layer("Analysis").definedBy("io.busload.coordinator.analysis..")
@@ -32,6 +34,7 @@ class LayeringTest {
         .whereLayer("Main").mayNotBeAccessedByAnyLayer()
         .whereLayer("Api").mayOnlyBeAccessedByLayers("Main")
         .whereLayer("Push").mayOnlyBeAccessedByLayers("Main", "Api")
+        .whereLayer("Notify").mayOnlyBeAccessedByLayers("Main", "Api")
         .whereLayer("Fleet").mayOnlyBeAccessedByLayers("Main", "Api", "Push")
         .whereLayer("Schedule").mayOnlyBeAccessedByLayers("Main", "Api")
         .whereLayer("Analysis").mayOnlyBeAccessedByLayers("Main", "Api")

@@ -6,15 +6,14 @@ import io.busload.analysis.changepoint.EDivisive;
 import io.busload.analysis.cohort.CohortCheck;
 import io.busload.analysis.cohort.CohortFlag;
 import io.busload.analysis.cohort.DeviceFigure;
-import io.busload.analysis.stats.Robust;
 import io.busload.analysis.verdict.AbTest;
 import io.busload.analysis.verdict.Comparison;
-import io.busload.analysis.verdict.Conditions;
 import io.busload.analysis.verdict.Setting;
 import io.busload.analysis.verdict.Side;
 import io.busload.analysis.verdict.Thresholds;
 import io.busload.analysis.verdict.Verdict;
 import io.busload.coordinator.analysis.ClockConditions;
+import io.busload.coordinator.analysis.CohortFigures;
 import io.busload.coordinator.analysis.RegressionWatch;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.Params;
@@ -40,7 +39,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
@@ -76,8 +74,6 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
   static final int MAX_REASON = 2000;
   /** Points of one device's history the whole-history change points are found in (the newest). */
   static final int ANNOTATED_POINTS = 400;
-  /** Results per device and kernel case whose median is the device's figure in the cohort check. */
-  static final int FIGURE_RESULTS = 5;
   /** Later than any result: "before this" means all of them (PostgreSQL holds it; Instant.MAX it does not). */
   private static final Instant FAR_FUTURE = Instant.parse("9999-12-31T00:00:00Z");
 
@@ -371,25 +367,11 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
     }
     CohortCheck check = new CohortCheck(CohortCheck.Settings.defaults());
     blocking(() -> {
-      List<DeviceFigure> figures = new ArrayList<>();
-      for (VerdictStore.Figure f : verdicts.figures(clock.instant().minus(Duration.ofDays(days)), FIGURE_RESULTS)) {
-        List<Conditions> conditions = new ArrayList<>();
-        for (int i = 0; i < f.methods().size(); i++) {
-          conditions.add(ClockConditions.of(f.clocks().get(i), f.methods().get(i)));
-        }
-        figures.add(new DeviceFigure(f.deviceId(), f.model(), f.driverVersion(), f.kernel() + " " + f.params(),
-            f.kernel(), Robust.median(f.bandwidths()), clock(conditions, Conditions::smMHz),
-            clock(conditions, Conditions::memMHz)));
-      }
+      List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(Duration.ofDays(days)));
       List<CohortFlag> flags = check.flags(figures).stream().filter(f -> device == null || f.deviceId().equals(device))
           .toList();
-      return new CohortFlags(check.settings(), days, FIGURE_RESULTS, figures.size(), flags);
+      return new CohortFlags(check.settings(), days, CohortFigures.RESULTS_PER_FIGURE, figures.size(), flags);
     }).onSuccess(body -> json(ctx, 200, body)).onFailure(ctx::fail);
-  }
-
-  private static Double clock(List<Conditions> conditions, java.util.function.Function<Conditions, Double> which) {
-    List<Double> known = conditions.stream().map(which).filter(Objects::nonNull).toList();
-    return known.isEmpty() ? null : Robust.median(known);
   }
 
   // ---- shared

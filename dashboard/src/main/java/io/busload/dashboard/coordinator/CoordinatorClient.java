@@ -244,6 +244,18 @@ public class CoordinatorClient {
     }
   }
 
+  /** The notification targets; the coordinator answers these reads only with the dashboard's API token. */
+  public List<NotificationTarget> notificationTargets() {
+    return read(authorized(HttpRequest.newBuilder(base.resolve("api/notifications/targets")).timeout(TIMEOUT)
+        .header("Accept", "application/json").GET()).build(), new TypeReference<>() {});
+  }
+
+  /** The newest {@code limit} rows of the delivery log (with the dashboard's API token, as above). */
+  public List<NotificationDelivery> notificationDeliveries(int limit) {
+    return read(authorized(HttpRequest.newBuilder(base.resolve(listing("api/notifications/deliveries", limit)))
+        .timeout(TIMEOUT).header("Accept", "application/json").GET()).build(), new TypeReference<>() {});
+  }
+
   /** Starts a sweep of {@code suite} on every online device. */
   public SweepStarted startSweep(String suite) {
     return read(withBody("POST", "api/sweeps", Map.of("suite", suite)), new TypeReference<>() {});

@@ -137,6 +137,47 @@ class CoordinatorClientTest {
   }
 
   @Test
+  void notifications_targetsAndLog_readWithTheTokenAndSecretsOnlyNamed() {
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    server.createContext("/api/notifications/", exchange -> {
+      seen.add(exchange.getRequestURI() + " " + exchange.getRequestHeaders().getFirst("Authorization"));
+      byte[] body = (exchange.getRequestURI().getPath().endsWith("/targets") ? """
+          [{"id":"7c0e","name":"lab slack","kind":"slack","settings":{},"secrets":{"url":"set"},
+            "filter":{"events":["CHANGE_POINT"],"minSeverity":"WARNING","labels":[],"models":["H100"]},
+            "quiet":"PT1H","createdBy":"admin","createdAt":"2026-11-27T03:00:00Z"}]
+          """ : """
+          [{"id":"d1","targetId":"7c0e","targetName":"lab slack","eventKey":"change-point/g/cuda:0/k/p/r",
+            "kind":"CHANGE_POINT","severity":"WARNING","title":"Slower: k -5.0%","status":"FAILED","attempts":6,
+            "nextAttemptAt":"2026-11-27T04:00:00Z","lastCode":500,"lastReply":"down","lastError":"HTTP 500",
+            "createdAt":"2026-11-27T03:00:00Z","updatedAt":"2026-11-27T04:00:00Z"}]
+          """).getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    CoordinatorClient withToken = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort(),
+        "tok-9", "", "");
+
+    List<NotificationTarget> targets = withToken.notificationTargets();
+    List<NotificationDelivery> log = withToken.notificationDeliveries(50);
+
+    assertThat(seen).containsExactly("/api/notifications/targets Bearer tok-9",
+        "/api/notifications/deliveries?limit=50 Bearer tok-9");
+    assertThat(targets).singleElement().satisfies(t -> {
+      assertThat(t.secrets()).containsExactly(java.util.Map.entry("url", "set"));
+      assertThat(t.filter().models()).containsExactly("H100");
+      assertThat(io.busload.dashboard.settings.ui.SettingsView.filter(t.filter()))
+          .isEqualTo("CHANGE_POINT, WARNING and above, models H100");
+    });
+    assertThat(log).singleElement().satisfies(d -> {
+      assertThat(d.status()).isEqualTo("FAILED");
+      assertThat(d.lastCode()).isEqualTo(500);
+      assertThat(d.attempts()).isEqualTo(6);
+    });
+  }
+
+  @Test
   void agents_nobodyListening_saysTheCoordinatorIsUnreachable() throws IOException {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {

@@ -17,6 +17,7 @@ import io.busload.dashboard.history.ui.HistoryView;
 import io.busload.dashboard.live.ui.LiveView;
 import io.busload.dashboard.run.ui.RunView;
 import io.busload.dashboard.schedules.ui.SchedulesView;
+import io.busload.dashboard.settings.ui.SettingsView;
 import io.busload.dashboard.security.WriteAccess;
 
 /** The frame around every view: the product name, who is logged in, one navigation entry per feature. */
@@ -61,6 +62,7 @@ public class MainLayout extends AppLayout {
     nav.addItem(new SideNavItem("History", HistoryView.class));
     nav.addItem(new SideNavItem("Runs", RunView.class));
     nav.addItem(new SideNavItem("Schedules", SchedulesView.class));
+    nav.addItem(new SideNavItem("Settings", SettingsView.class));
     return nav;
   }
 }

@@ -1,0 +1,15 @@
+package io.busload.coordinator.notify;
+
+/** What a notice is about; a target's filter names the kinds it wants. */
+public enum EventKind {
+  /** A level shift in one series that E-Divisive confirmed (one per change, not per point). */
+  CHANGE_POINT,
+  /** A sweep whose runs all finished and at least one did not succeed. */
+  SWEEP_FAILED,
+  /** An agent not heard from for longer than the settings' agent-offline time. */
+  AGENT_OFFLINE,
+  /** A device whose figure for a kernel case lies outside the band of its cohort (same model and driver). */
+  COHORT_FLAG,
+  /** A device back: its agent heard from again after an offline notice, or back within its cohort. */
+  DEVICE_RECOVERED
+}

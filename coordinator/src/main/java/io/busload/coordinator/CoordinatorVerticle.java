@@ -7,6 +7,7 @@ import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
 import io.busload.coordinator.store.Pushes;
+import io.busload.coordinator.api.HealthResource;
 import io.busload.coordinator.api.RestApi;
 import io.busload.coordinator.api.VerdictResource;
 import io.busload.coordinator.api.ResultResource;
@@ -165,7 +166,8 @@ public final class CoordinatorVerticle extends VerticleBase {
           new ScheduleResource(vertx, schedules, agents, clock),
           new AnalysisResource(vertx, analysis),
           new VerdictResource(vertx, agents, analysis, verdicts, clock),
-          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes)));
+          new PushResource(vertx, new Pushing(vertx, pushes, batcher, clock), pushes),
+          new HealthResource(vertx, database)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> tick(fleet, queues, scheduler));

@@ -91,7 +91,8 @@ final class KubernetesManifests {
         String kind = document.path("apiVersion").asText() + "/" + document.path("kind").asText();
         Class<? extends HasMetadata> type = KINDS.get(kind);
         if (type == null) {
-          throw new IllegalArgumentException(file + ": no typed model for " + kind + " (known: " + KINDS.keySet() + ")");
+          throw new IllegalArgumentException(file + ": no typed model for " + kind
+              + " (known: " + KINDS.keySet() + ")");
         }
         try {
           parsed.add(new Manifest(file, STRICT.treeToValue(document, type)));

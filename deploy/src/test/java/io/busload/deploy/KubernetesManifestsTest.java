@@ -148,7 +148,8 @@ class KubernetesManifestsTest {
     assertThat(bridge).isEqualTo(coordinator.getMetadata().getName() + "-0." + headless.getMetadata().getName()
         + ":" + BridgeClient.DEFAULT_PORT);
     assertThat(headless.getSpec().getClusterIP()).isEqualTo("None");
-    assertThat(headless.getSpec().getPorts()).anySatisfy(p -> assertThat(p.getPort()).isEqualTo(BridgeClient.DEFAULT_PORT));
+    assertThat(headless.getSpec().getPorts())
+        .anySatisfy(p -> assertThat(p.getPort()).isEqualTo(BridgeClient.DEFAULT_PORT));
   }
 
   @Test

@@ -110,7 +110,7 @@ public record NotificationResource(Vertx vertx, NotificationStore store, Clock c
   private void create(RoutingContext ctx) {
     Target target;
     try {
-      target = parse(bodyBytes(ctx), ctx.get(WriteAuth.TOKEN_NAME), clock.instant());
+      target = parse(bodyBytes(ctx), ctx.<ApiTokens.Caller>get(ApiAuth.CALLER).name(), clock.instant());
     } catch (TargetRefused e) {
       ctx.fail(new BadInput(e.field(), e.getMessage()));
       return;

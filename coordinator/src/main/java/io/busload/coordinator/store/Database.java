@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,6 +21,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,6 +149,28 @@ public final class Database implements AutoCloseable {
     pool.close();
     if (embedded != null) {
       embedded.close();
+    }
+  }
+
+  /**
+   * Whether the database answers within about {@code timeoutSeconds}: a new connection, outside the pool, that the
+   * driver finds valid. The readiness probe asks, so that an orchestrator stops routing to a coordinator whose
+   * store is gone; the pool would wait its full connection timeout for a server that is down.
+   */
+  public boolean answers(int timeoutSeconds) {
+    requireWorker();
+    Properties login = new Properties();
+    login.setProperty("user", pool.getUsername());
+    if (pool.getPassword() != null) {
+      login.setProperty("password", pool.getPassword());
+    }
+    login.setProperty("loginTimeout", Integer.toString(timeoutSeconds));
+    login.setProperty("connectTimeout", Integer.toString(timeoutSeconds));
+    try (Connection c = DriverManager.getConnection(pool.getJdbcUrl(), login)) {
+      return c.isValid(timeoutSeconds);
+    } catch (SQLException e) {
+      LOG.warn("store does not answer: {}", e.getMessage());
+      return false;
     }
   }
 

@@ -14,7 +14,8 @@ trap 'rm -rf "$STAGE"' EXIT
 ./busload build -q >/dev/null
 BUNDLE="$ROOT/deploy/target/bundle"
 mkdir -p "$STAGE/bundle/lib" "$STAGE/deps"
-cp "$BUNDLE/agent.jar" "$BUNDLE/coordinator.jar" "$STAGE/bundle/"
+# The launcher's Java commands (./busload certs) run from the bundle with its one JVM options file.
+cp "$BUNDLE/agent.jar" "$BUNDLE/coordinator.jar" "$BUNDLE/launcher.jar" "$BUNDLE/jvm.options" "$STAGE/bundle/"
 # Only the jars the agent and the coordinator resolve, taken from the bundle itself so the versions are the lab's.
 for module in agent coordinator; do
   ./busload mvn -q -pl "$module" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$STAGE/deps" >/dev/null

@@ -76,7 +76,7 @@ fi
 # The agent as busload too, where that user may open the GPU (device files are usually 0666); else as root, said so.
 AGENT_AS=("${AS[@]}")
 if [[ ${#AS[@]} -gt 0 && -e /dev/nvidiactl ]] && ! runuser -u busload -- test -w /dev/nvidiactl; then AGENT_AS=(); fi
-./busload certs --out "$WORK/tls" --coordinator gpu@localhost@127.0.0.1 --agent gpu@localhost@127.0.0.1 \
+./busload certs --out "$WORK/tls" --ca-password-file "$WORK/ca-password" --coordinator gpu@localhost@127.0.0.1 --agent gpu@localhost@127.0.0.1 \
   > "$R/certs.txt" 2>&1 || { say "certs failed"; cat "$R/certs.txt"; finish 1; }
 mkdir -p "$WORK/data" "$WORK/outbox"
 [[ ${#AS[@]} -gt 0 ]] && chown -R busload "$WORK/data" "$WORK/outbox" "$WORK/tls" "$WORK/logs"

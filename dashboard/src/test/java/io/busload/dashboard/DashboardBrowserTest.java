@@ -178,7 +178,10 @@ class DashboardBrowserTest {
     long bytes = 2L * 4 * (1L << 24);
     double median = bytes / bandwidth;
     List<Double> samples = List.of(median * 0.99, median, median * 1.002, median * 1.01, median * 1.03);
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, "agent-b", "0.1.0",
+    // From the agent that listed the device (host-c's devices are agent-c's): the coordinator stores an agent's result
+    // only for its own device.
+    String agentId = "agent-" + device.id().substring("host-".length(), device.id().indexOf('/'));
+    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, agentId, "0.1.0",
         "fatbin-1", measured, "stride", kernel, params, true, List.of(), median, median * 0.99, median * 1.03, 0.04,
         samples, 20, 5, bytes / 2, bytes / 2, bytes, bandwidth, "median of 5 samples of 20 launches", at);
   }

@@ -58,6 +58,14 @@ final class RecentAnswers<K, V> {
     return value;
   }
 
+  /**
+   * Drops every kept answer, those being computed included: after a write that changes what they say (an accepted
+   * change marks the annotations), the next question is answered from the store, not from before the write.
+   */
+  void forget() {
+    answers.clear();
+  }
+
   /** Answers computed since the start (a test counts them). */
   long computed() {
     return computed;

@@ -328,6 +328,8 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
       verdicts.insertAccepted(mark);
       return mark;
     }).onSuccess(stored -> {
+      // The annotations kept for a while must show the new mark to whoever asks next, its author first.
+      recentAnnotations.forget();
       vertx.eventBus().publish(RegressionWatch.ACCEPTED_CHANGES, new JsonObject().put("device", device)
           .put("kernel", kernel).put("params", params));
       ctx.response().putHeader(HttpHeaders.LOCATION, "/api/accepted-changes?device=" + device);

@@ -77,6 +77,20 @@ class RecentAnswersTest {
   }
 
   @Test
+  void get_afterForget_computedAgainWithinTheTtl() {
+    RecentAnswers<String, String> answers = new RecentAnswers<>(Duration.ofSeconds(10), () -> 0);
+    AtomicInteger computed = new AtomicInteger();
+    answers.get("a", () -> Future.succeededFuture("before the mark " + computed.incrementAndGet()));
+    answers.get("a", () -> Future.succeededFuture("before the mark " + computed.incrementAndGet()));
+    answers.forget();
+    String after = answers.get("a", () -> Future.succeededFuture("after the mark " + computed.incrementAndGet()))
+        .result();
+
+    assertThat(after).isEqualTo("after the mark 2");
+    assertThat(computed).hasValue(2);
+  }
+
+  @Test
   void run_poolAndQueueFull_refusedAt503WithRetryAfter() throws Exception {
     WorkerExecutor workers = vertx.createSharedWorkerExecutor("test-analysis", 1);
     AnalysisPool pool = new AnalysisPool(workers, 2, Duration.ofSeconds(7));

@@ -99,22 +99,10 @@ final class TokenCommand implements Runnable {
 
     /** The admin token's file is read, the token never echoed: it stays out of messages and the process list. */
     String token() {
-      Path file = tokenFile;
-      String env = System.getenv("BUSLOAD_API_TOKEN_FILE");
-      if (file == null && env != null && !env.isBlank()) {
-        file = Path.of(env.strip());
-      }
-      if (file == null) {
-        throw usage("no admin token: give --token-file FILE or set BUSLOAD_API_TOKEN_FILE");
-      }
       try {
-        String token = Files.readString(file, StandardCharsets.UTF_8).strip();
-        if (token.isEmpty() || token.lines().count() > 1) {
-          throw usage("the API token file " + file + " must hold one token on one line");
-        }
-        return token;
-      } catch (IOException e) {
-        throw usage("the API token file " + file + " cannot be read (" + e.getClass().getSimpleName() + ")");
+        return ApiTokenFile.read(tokenFile, "no admin token: give --token-file FILE or set BUSLOAD_API_TOKEN_FILE");
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
       }
     }
 

@@ -18,6 +18,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -58,6 +59,8 @@ final class EmbeddedDatabase implements AutoCloseable {
       host all all ::1/128 scram-sha-256
       """.formatted(SECRET_FILE);
 
+  private static final Duration STARTUP_WAIT = Duration.ofSeconds(90);
+
   private final EmbeddedPostgres postgres;
   private final String password;
 
@@ -84,6 +87,9 @@ final class EmbeddedDatabase implements AutoCloseable {
           .setPgBinaryResolver(binaries)
           .setDataDirectory(cluster)
           .setCleanDataDirectory(false)
+          // The library gives up after 10 s; a busy 2-core host with several fleets starting (the fault tests, a
+          // laptop mid-build) was seen to need longer, and a coordinator that gives up loses nothing but time.
+          .setPGStartupWait(STARTUP_WAIT)
           .setServerConfig("listen_addresses", "127.0.0.1")
           .setServerConfig("unix_socket_directories", run.toString())
           .setServerConfig("unix_socket_permissions", "0700")

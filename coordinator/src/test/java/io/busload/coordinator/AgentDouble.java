@@ -30,12 +30,20 @@ public final class AgentDouble implements AutoCloseable {
   private final Vertx vertx;
   private final AgentHello hello;
   private final long heartbeats;
+  /** How far this agent's clock is off the true time: its heartbeats say that time. */
+  private final Duration clockError;
   private final Map<String, String> running = new ConcurrentHashMap<>();
   public final BlockingQueue<RunRequest> requests = new LinkedBlockingQueue<>();
 
   public AgentDouble(Vertx vertx, AgentHello hello) throws Exception {
+    this(vertx, hello, Duration.ZERO);
+  }
+
+  /** An agent whose clock reads {@code clockError} ahead of the true time (negative: behind). */
+  public AgentDouble(Vertx vertx, AgentHello hello, Duration clockError) throws Exception {
     this.vertx = vertx;
     this.hello = hello;
+    this.clockError = clockError;
     vertx.eventBus().<RunRequest>consumer(Addresses.agentRuns(hello.agentId()), message -> {
       requests.add(message.body());
       running.put(message.body().deviceId(), message.body().runId());
@@ -64,7 +72,7 @@ public final class AgentDouble implements AutoCloseable {
   }
 
   private Heartbeat heartbeat() {
-    return new Heartbeat(Protocol.SCHEMA_VERSION, hello.agentId(), Instant.now(), hello.devices().stream()
+    return new Heartbeat(Protocol.SCHEMA_VERSION, hello.agentId(), Instant.now().plus(clockError), hello.devices().stream()
         .map(d -> new Heartbeat.DeviceState(d.id(), running.get(d.id()), null, 0, 0))
         .toList());
   }

@@ -15,6 +15,7 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.Await;
 import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -204,6 +205,39 @@ class ClusterIntegrationTest {
 
     assertThat(outbox.pending()).isEmpty();
     assertThat(storedIds(Set.of(ahead.id(), onTime.id()))).containsExactlyInAnyOrder(ahead.id(), onTime.id());
+  }
+
+  /**
+   * An agent whose clock is a year behind: its results' measuredAt (a year ago by its clock) are within the age that
+   * outboxes may reach, so the result window alone would take them; its heartbeats say what its clock reads now, and
+   * the refusal names that. The results stay in its outbox, and the agent is shown with its clock's offset.
+   */
+  @Test
+  void agentOutbox_resultFromAClockAYearBehind_refusedNamingTheAgentsClockAndKeptInTheOutbox() throws Exception {
+    DeviceInfo lateGpu = Fixtures.gpu("late-host", 0);
+    AgentDouble late = new AgentDouble(agentVertx, Fixtures.hello("late-agent", lateGpu), Duration.ofDays(-365));
+    cluster.onClose(late);
+    Await.until(() -> {
+      for (JsonNode a : Http.json(http.get("/api/agents"))) {
+        if ("late-agent".equals(a.path("agentId").asText()) && a.path("clockOffset").isNumber()) {
+          return a.path("clockOffset").asDouble() < -364 * 86_400.0;
+        }
+      }
+      return false;
+    }, Duration.ofSeconds(20), "the late agent's clock offset shown in /api/agents");
+    Outbox outbox = Outbox.open(dir.resolve("late-outbox"));
+    KernelResult behind = Fixtures.result(null, null, "late-agent", lateGpu, 4, true,
+        Instant.now().minus(Duration.ofDays(365)));
+    outbox.put(behind);
+
+    Throwable refused = deliver(outbox, behind).transform(done -> Future.succeededFuture(done.cause()))
+        .await(30, TimeUnit.SECONDS);
+
+    assertThat(refused).isInstanceOf(Delivery.Refused.class)
+        .hasMessageStartingWith("agent late-agent: its clock is 365 d behind the coordinator's (its last heartbeat);"
+            + " the limit is 24 h (BUSLOAD_MAX_CLOCK_SKEW)");
+    assertThat(outbox.pending()).extracting(KernelResult::id).containsExactly(behind.id());
+    assertThat(storedIds(Set.of(behind.id()))).isEmpty();
   }
 
   /** As the agent delivers a result: until an ack names it, then its outbox file goes; a refusal keeps the file. */

@@ -32,6 +32,8 @@ public final class Fleet {
     String host;
     String agentVersion;
     Instant lastSeen;
+    /** The agent's heartbeat clock minus ours at arrival; transit time (milliseconds) is part of it. */
+    Duration clockOffset;
     boolean online;
     List<String> labels = List.of();
     final Map<String, DeviceInfo> devices = new TreeMap<>();
@@ -116,6 +118,9 @@ public final class Fleet {
     }
     agent.lastSeen = now;
     agent.online = true;
+    if (heartbeat.sentAt() != null) {
+      agent.clockOffset = Duration.between(now, heartbeat.sentAt());
+    }
     for (Heartbeat.DeviceState state : heartbeat.devices()) {
       if (agent.devices.containsKey(state.deviceId())) {
         agent.activity.put(state.deviceId(), state.runId() == null
@@ -202,8 +207,17 @@ public final class Fleet {
     agents.forEach((id, agent) -> views.add(new AgentView(id, agent.host, agent.agentVersion, online(id, now),
         agent.lastSeen, agent.devices.values().stream()
             .map(d -> DeviceView.of(d, agent.activity.getOrDefault(d.id(), Activity.IDLE)))
-            .toList(), agent.labels)));
+            .toList(), agent.labels, agent.clockOffset)));
     return views;
+  }
+
+  /**
+   * How far {@code agentId}'s clock was ahead of ours (negative: behind) at its last heartbeat to this coordinator;
+   * empty until one arrives.
+   */
+  public Optional<Duration> clockOffset(String agentId) {
+    Agent agent = agents.get(agentId);
+    return agent == null ? Optional.empty() : Optional.ofNullable(agent.clockOffset);
   }
 
   private Agent agentOwning(String deviceId) {

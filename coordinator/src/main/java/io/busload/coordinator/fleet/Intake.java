@@ -256,12 +256,17 @@ public final class Intake {
   }
 
   /**
-   * Checked by {@link #guarded}: id, device, kernel and measuredAt present, every field storable; here, measuredAt
-   * inside the window around the coordinator's clock ({@link ResultBatcher#outsideWindow}). {@code json} is
+   * Checked by {@link #guarded}: id, device, kernel and measuredAt present, every field storable; here, the sending
+   * agent's clock right by its last heartbeat ({@link ResultBatcher#clockProblem}) and measuredAt inside the window
+   * around the coordinator's clock ({@link ResultBatcher#outsideWindow}). {@code json} is
    * what the agent sent when it can be stored as it is ({@link ReceivedResult}), else null.
    */
   private void onResult(Message<?> message, KernelResult result, byte[] json) {
-    String outside = results.outsideWindow(result);
+    String outside = fleet.clockOffset(result.agentId())
+        .map(offset -> results.clockProblem(result.agentId(), offset)).orElse(null);
+    if (outside == null) {
+      outside = results.outsideWindow(result);
+    }
     if (outside != null) {
       // A refusal the agent keeps its result for (in its outbox, tried again): nothing is lost while its clock is off.
       refuse(message, Addresses.RESULTS, Refusals.Reason.INVALID, result.id().toString(), outside);

@@ -9,7 +9,9 @@ import java.util.Objects;
  * pushes alike. A result is stored in the month partition of its measuredAt, so an agent whose clock is a year
  * off would otherwise file its results where no view looks and make a partition (with its indexes) for every month
  * it names. Ahead: a clock wrong by more than {@code ahead}. Behind: results may wait in an agent's outbox while
- * the coordinator is away, and exported files are pushed later, so the limit there is an age, {@code behind}.
+ * the coordinator is away, and exported files are pushed later, so the limit there is an age, {@code behind}. A clock
+ * that is behind is caught by the agent's heartbeats instead ({@link #clockProblem}): they are sent every two seconds,
+ * so their time says what the agent's clock reads now, whatever its outbox holds.
  *
  * @param ahead how far past the coordinator's clock a measuredAt may be ({@code BUSLOAD_MAX_CLOCK_SKEW})
  * @param behind how old a result may be ({@code BUSLOAD_MAX_RESULT_AGE})
@@ -43,6 +45,20 @@ public record MeasuredAtWindow(Duration ahead, Duration behind) {
           + " limit is " + words(behind) + " (BUSLOAD_MAX_RESULT_AGE)";
     }
     return null;
+  }
+
+  /**
+   * Null when an agent whose last heartbeat said its clock was {@code offset} from ours (negative: behind) may have
+   * its results taken, else the refusal naming the agent, how far off its clock is and the limit, {@code ahead},
+   * which bounds a clock's error either way.
+   */
+  public String clockProblem(String agentId, Duration offset) {
+    if (offset.abs().compareTo(ahead) <= 0) {
+      return null;
+    }
+    return "agent " + agentId + ": its clock is " + words(offset.abs()) + (offset.isNegative() ? " behind" : " ahead of")
+        + " the coordinator's (its last heartbeat); the limit is "
+        + words(ahead) + " (BUSLOAD_MAX_CLOCK_SKEW): its results wait in its outbox until its clock is set";
   }
 
   /** The earliest and the latest measuredAt taken at {@code now}. */

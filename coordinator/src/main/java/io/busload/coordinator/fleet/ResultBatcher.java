@@ -91,6 +91,11 @@ public final class ResultBatcher {
     return window.problem(result.measuredAt(), clock.instant());
   }
 
+  /** Null when an agent whose clock is {@code offset} from ours may have its results taken, else the refusal. */
+  public String clockProblem(String agentId, java.time.Duration offset) {
+    return window.clockProblem(agentId, offset);
+  }
+
   /**
    * What a batch did: ids stored for the first time, results that could not be stored with why (by id), results
    * refused for naming what is not their agent's (by id), and results whose id is stored with other contents, by

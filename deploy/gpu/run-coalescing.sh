@@ -76,13 +76,13 @@ echo "sampling (exit $?): $(tail -1 "$OUT/sampling.md")"
 # 4. Native after the suite, then Busload vs native per kernel: against each run alone and against their mean.
 timed "native harness (after)" native native
 echo "native harness (after): $(($(wc -l < "$OUT/native.csv") - 1)) rows"
-"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.Comparison "$OUT/coalescing.csv" "$OUT/native-before.csv" \
+"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.NativeComparison "$OUT/coalescing.csv" "$OUT/native-before.csv" \
   > "$OUT/ratios-before.md"
-"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.Comparison "$OUT/coalescing.csv" "$OUT/native.csv" \
+"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.NativeComparison "$OUT/coalescing.csv" "$OUT/native.csv" \
   > "$OUT/ratios-after.md"
 echo "against the native run before: $(tail -1 "$OUT/ratios-before.md")"
 echo "against the native run after: $(tail -1 "$OUT/ratios-after.md")"
-"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.Comparison "$OUT/coalescing.csv" "$OUT/native-before.csv" \
+"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.NativeComparison "$OUT/coalescing.csv" "$OUT/native-before.csv" \
   "$OUT/native.csv" | tee "$OUT/ratios.md"
 
 # 5. Mutants: each deliberately wrong kernel must fail its check on this GPU, and memcpy stay valid.

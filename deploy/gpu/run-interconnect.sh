@@ -9,7 +9,7 @@
 #                          the device fingerprint and topology, for docs/results and the dashboard), its log
 #   interconnect.csv       cuda:0's results in the columns Comparison reads
 #   native-before.csv      the harness's medians before the suite; native.csv after; native-*.err their logs
-#   ratios.md              Busload median / mean native median per case (agent/crosscheck/Comparison)
+#   ratios.md              Busload median / mean native median per case (agent/crosscheck/NativeComparison)
 # BUSLOAD_LINK_BYTES overrides the sizes (bytes per direction, comma-separated; default 4 KiB..1 GiB by 4).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -76,6 +76,6 @@ PY
 # 4. Native after, then Busload vs native per case against the mean of the two native runs.
 "$HARNESS" --interconnect "$FATBIN" "$OUT/method-plan.txt" 0 ${BYTES//,/ } > "$OUT/native.csv" 2> "$OUT/native.err"
 echo "native harness (after): exit $?, $(($(wc -l < "$OUT/native.csv") - 1)) rows"
-"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.Comparison "$OUT/interconnect.csv" "$OUT/native-before.csv" \
+"$BUSLOAD_JAVA" -cp "$CP" io.busload.agent.crosscheck.NativeComparison "$OUT/interconnect.csv" "$OUT/native-before.csv" \
   "$OUT/native.csv" | tee "$OUT/ratios.md"
 grep -h "no peer access\|no GPU pair\|cannot be pinned" "$OUT"/native*.err "$OUT"/interconnect*.err 2>/dev/null | sort -u

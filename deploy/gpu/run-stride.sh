@@ -14,7 +14,7 @@ extract_fatbin
 ./busload run --suite stride --device cuda:0 --plan-out "$OUT/stride-plan.txt"
 nvcc -O2 -arch=native -o "$WORK/crosscheck" deploy/gpu/crosscheck.cu -lcuda -lcublas \
   && "$WORK/crosscheck" "$FATBIN" "$OUT/stride-plan.txt" | tee "$OUT/crosscheck.csv"
-"$BUSLOAD_JAVA" -cp "$BUSLOAD_BUNDLE/agent.jar:$BUSLOAD_BUNDLE/lib/*" io.busload.agent.crosscheck.Comparison \
+"$BUSLOAD_JAVA" -cp "$BUSLOAD_BUNDLE/agent.jar:$BUSLOAD_BUNDLE/lib/*" io.busload.agent.crosscheck.NativeComparison \
   "$OUT/stride.csv" "$OUT/crosscheck.csv" | tee "$OUT/crosscheck-ratios.md"
 # A size that is not a multiple of a block's 1024 elements: the tail must be right too.
 ./busload run --suite stride --option elements=1000003 --format table 2>&1 | tee "$OUT/stride-tail-table.txt"

@@ -16,7 +16,7 @@ import io.busload.coordinator.notify.Notifier;
 import io.busload.coordinator.store.NotificationStore;
 import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
-import io.busload.coordinator.store.Pushes;
+import io.busload.coordinator.store.PushStore;
 import io.busload.coordinator.api.HealthResource;
 import io.busload.coordinator.api.RestApi;
 import io.busload.coordinator.api.VerdictResource;
@@ -27,9 +27,9 @@ import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.schedule.Leadership;
 import io.busload.coordinator.schedule.Scheduler;
-import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.VerdictStore;
-import io.busload.coordinator.store.Schedules;
+import io.busload.coordinator.store.ScheduleStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -49,7 +49,7 @@ import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.LeaderLease;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.SweepStore;
-import io.busload.coordinator.store.ViewQueries;
+import io.busload.coordinator.store.ViewStore;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -178,8 +178,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       Database analysisDb = database.apart("busload-analysis", limits.analysisConnections());
       AnalysisPool analysisPool = new AnalysisPool(analysisWorkers, limits.analysisWorkers() + limits.analysisQueue(),
           limits.retryAfter());
-      Analysis analysis = new Analysis(database);
-      Schedules schedules = new Schedules(database);
+      ComparisonStore analysis = new ComparisonStore(database);
+      ScheduleStore schedules = new ScheduleStore(database);
       VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
       NotificationStore notifications = new NotificationStore(database);
@@ -223,17 +223,17 @@ public final class CoordinatorVerticle extends VerticleBase {
       }
       wire = WireRefusals.install(vertx, refusals);
       intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
-      Pushes pushes = new Pushes(database);
+      PushStore pushes = new PushStore(database);
       tokens = remembered.tokens();
       tokens.start(vertx);
       RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
           new FleetResource(vertx, fleet, agents, clock),
           new SweepResource(vertx, sweeps, fleet, queues, clock),
           new RunResource(vertx, sweeps),
-          new ResultResource(vertx, results, new ViewQueries(database)),
+          new ResultResource(vertx, results, new ViewStore(database)),
           new ScheduleResource(vertx, schedules, agents, clock),
-          new AnalysisResource(vertx, new Analysis(analysisDb), analysisPool),
-          new VerdictResource(vertx, agents, new Analysis(analysisDb), new VerdictStore(analysisDb), clock, analysisPool,
+          new AnalysisResource(vertx, new ComparisonStore(analysisDb), analysisPool),
+          new VerdictResource(vertx, agents, new ComparisonStore(analysisDb), new VerdictStore(analysisDb), clock, analysisPool,
               limits.annotationsTtl()),
           new PushResource(vertx, new Pushing(vertx, ingestWorkers, pushes, batcher, clock), pushes,
               limits.concurrentPushes(), limits.retryAfter()),

@@ -1,6 +1,6 @@
 package io.busload.agent.cpu;
 
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.UnavailableException;
@@ -86,8 +86,8 @@ public final class CpuDevice implements Device {
   }
 
   @Override
-  public Conditions conditions() {
-    return Conditions.notRecorded("a CPU device has no nvidia-smi clocks");
+  public DeviceConditions conditions() {
+    return DeviceConditions.notRecorded("a CPU device has no nvidia-smi clocks");
   }
 
   @Override

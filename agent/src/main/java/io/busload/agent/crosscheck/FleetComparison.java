@@ -68,7 +68,7 @@ public final class FleetComparison {
     int fk = Csv.column(f, "kernel", "fleet CSV");
     int fp = Csv.column(f, "params", "fleet CSV");
     for (List<String> r : fleet.subList(1, fleet.size())) {
-      String key = r.get(fk) + " " + Comparison.sorted(r.get(fp));
+      String key = r.get(fk) + " " + NativeComparison.sorted(r.get(fp));
       if (!ids.add(r.get(fi))) {
         duplicated.add("id " + r.get(fi));
       }
@@ -87,7 +87,7 @@ public final class FleetComparison {
     List<String> lost = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (List<String> r : standalone.subList(1, standalone.size())) {
-      String key = r.get(sk) + " " + Comparison.sorted(r.get(sp));
+      String key = r.get(sk) + " " + NativeComparison.sorted(r.get(sp));
       seen.add(key);
       List<String> other = fleetCases.get(key);
       if (other == null) {

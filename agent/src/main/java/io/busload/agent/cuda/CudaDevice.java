@@ -2,7 +2,7 @@ package io.busload.agent.cuda;
 
 import io.busload.agent.cuda.cublas.Cublas;
 import io.busload.agent.cuda.cublas.CublasUnavailableException;
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.UnavailableException;
@@ -178,7 +178,7 @@ public final class CudaDevice implements Device {
   }
 
   @Override
-  public Conditions conditions() {
+  public DeviceConditions conditions() {
     return GpuConditions.query(info.uuid() != null ? info.uuid() : Integer.toString(ordinal));
   }
 

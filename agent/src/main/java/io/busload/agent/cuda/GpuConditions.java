@@ -1,6 +1,6 @@
 package io.busload.agent.cuda;
 
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ final class GpuConditions {
   private GpuConditions() {}
 
   /** @param gpu what {@code nvidia-smi -i} accepts: the GPU's UUID or index */
-  static Conditions query(String gpu) {
+  static DeviceConditions query(String gpu) {
     List<String> state;
     List<String> apps;
     try {
@@ -40,19 +40,19 @@ final class GpuConditions {
         throw e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
       }
     } catch (IOException e) {
-      return Conditions.notRecorded(e.getMessage().contains("error=2") || e.getMessage().contains("error: 2 ") ? "nvidia-smi not found" : "nvidia-smi: " + e.getMessage());
+      return DeviceConditions.notRecorded(e.getMessage().contains("error=2") || e.getMessage().contains("error: 2 ") ? "nvidia-smi not found" : "nvidia-smi: " + e.getMessage());
     }
     if (state.isEmpty()) {
-      return Conditions.notRecorded("nvidia-smi printed nothing for GPU " + gpu);
+      return DeviceConditions.notRecorded("nvidia-smi printed nothing for GPU " + gpu);
     }
     return parse(state.getFirst(), apps, ProcessHandle.current().pid());
   }
 
   /** {@code 1980, 2619, 41, 0x0000000000000000} and {@code pid, name, MiB} lines; our own process is not "other". */
-  static Conditions parse(String state, List<String> apps, long ownPid) {
+  static DeviceConditions parse(String state, List<String> apps, long ownPid) {
     String[] f = state.split(",\\s*");
     if (f.length < 4) {
-      return Conditions.notRecorded("unexpected nvidia-smi output '" + state + "'");
+      return DeviceConditions.notRecorded("unexpected nvidia-smi output '" + state + "'");
     }
     boolean throttling = false;
     String reasons = f[3].trim();
@@ -70,7 +70,7 @@ final class GpuConditions {
     }
     String text = "sm " + f[0].trim() + " MHz, mem " + f[1].trim() + " MHz, " + f[2].trim() + " C, throttle reasons "
         + reasons + ", " + (others.isEmpty() ? "no other processes" : "other processes: " + String.join("; ", others));
-    return new Conditions(text, throttling, !others.isEmpty());
+    return new DeviceConditions(text, throttling, !others.isEmpty());
   }
 
   /** Runs a command of a few seconds (nvidia-smi), its non-blank output lines; IOException on failure or 10 s. */

@@ -36,7 +36,7 @@ public interface Device extends AutoCloseable {
   Workload prepare(Program program);
 
   /** Clocks, temperature and other processes on the device now (nvidia-smi), or why they are not recorded. */
-  Conditions conditions();
+  DeviceConditions conditions();
 
   /** Clocks and throttle reasons to read after every sample, or why there are none. */
   ClockSensor clockSensor();

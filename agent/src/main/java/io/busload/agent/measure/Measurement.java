@@ -1,6 +1,6 @@
 package io.busload.agent.measure;
 
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.HostActivity;
@@ -164,7 +164,7 @@ public final class Measurement {
       return notRun(suite, planned, ResultStatus.SKIPPED, planned.skipReason());
     }
     // nvidia-smi takes a while to answer: read the "before" state while the buffers are allocated and filled.
-    CompletableFuture<Conditions> before = CompletableFuture.supplyAsync(device::conditions);
+    CompletableFuture<DeviceConditions> before = CompletableFuture.supplyAsync(device::conditions);
     EnergyWindow energyWindow = energyWindowSeconds > 0
         ? EnergyWindow.startingNow(device.energySensor(), energyWindowSeconds) : null;
     try (CountedWorkload workload = new CountedWorkload(device.prepare(planned.program()))) {
@@ -178,7 +178,7 @@ public final class Measurement {
       HostActivity.Window window = host.window(device.info().id());
       Sampler.Sampled sampled = Sampler.startingNow(stoppingRule, device.clockSensor())
           .sample(workload, calibration.launches(), planned.cache()).beside(window.othersBusy());
-      Conditions after = device.conditions();
+      DeviceConditions after = device.conditions();
       // Checked again after the timed launches, so a kernel right only on its first launch fails.
       Check again = planned.program().checkAfter(workload.download(), workload.launches());
       if (!again.passed()) {
@@ -249,7 +249,7 @@ public final class Measurement {
   }
 
   private KernelResult measured(String suite, Plan.Planned planned, Calibration calibration, Sampler.Sampled sampled,
-      Conditions before, Conditions after) {
+      DeviceConditions before, DeviceConditions after) {
     KernelResult result = result(suite, planned, planned.program().traffic(), ResultStatus.MEASURED, List.of(),
         sampled.samples(), calibration.launches(), calibration.warmupLaunches(), "", sampled.sampling());
     boolean isCeiling = planned.kernelCase().spec().name().equals(Catalog.MEMCPY_D2D.name());

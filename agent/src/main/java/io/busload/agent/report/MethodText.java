@@ -1,6 +1,6 @@
 package io.busload.agent.report;
 
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.measure.StoppingRule;
 import io.busload.kernels.Sizes;
 import io.busload.protocol.CacheResidency;
@@ -50,8 +50,8 @@ public final class MethodText {
    * @param peer the other GPU a peer copy crosses to ({@code Program.peerDevice}); -1 for none
    * @param directions the link directions the counted bytes cross at once ({@code Program.linkDirections})
    */
-  public static String measured(KernelResult r, String timer, StoppingRule rule, Double ceiling, Conditions before,
-      Conditions after, String bytesCounted, boolean hostLink, int peer, int directions) {
+  public static String measured(KernelResult r, String timer, StoppingRule rule, Double ceiling, DeviceConditions before,
+      DeviceConditions after, String bytesCounted, boolean hostLink, int peer, int directions) {
     Sampling s = r.sampling();
     List<String> parts = new ArrayList<>();
     parts.add("warm-up " + r.warmupLaunches() + " launches");
@@ -81,7 +81,7 @@ public final class MethodText {
       parts.add(cache);
     }
     parts.add("GPU before: " + before.text() + "; after: " + after.text());
-    String warning = Conditions.warning(before, after);
+    String warning = DeviceConditions.warning(before, after);
     if (warning != null) {
       parts.add(warning);
     }

@@ -2,7 +2,7 @@ package io.busload.agent.measure;
 
 import io.busload.agent.cpu.CpuDevice;
 import io.busload.agent.device.ClockSensor;
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.EnergySensor;
@@ -143,8 +143,8 @@ final class FakeDevice implements Device {
   }
 
   @Override
-  public Conditions conditions() {
-    return Conditions.notRecorded("scripted device");
+  public DeviceConditions conditions() {
+    return DeviceConditions.notRecorded("scripted device");
   }
 
   @Override

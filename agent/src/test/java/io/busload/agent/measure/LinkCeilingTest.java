@@ -3,7 +3,7 @@ package io.busload.agent.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.cpu.CpuDevice;
-import io.busload.agent.device.Conditions;
+import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.Workload;
@@ -28,7 +28,7 @@ class LinkCeilingTest {
     @Override public String timerDescription() { return cpu.timerDescription(); }
     @Override public void attach() { cpu.attach(); }
     @Override public Workload prepare(Program program) { return cpu.prepare(program); }
-    @Override public Conditions conditions() { return cpu.conditions(); }
+    @Override public DeviceConditions conditions() { return cpu.conditions(); }
     @Override public io.busload.agent.device.ClockSensor clockSensor() { return cpu.clockSensor(); }
     @Override public String recover(DeviceException error) { return null; }
     @Override public void close() { cpu.close(); }

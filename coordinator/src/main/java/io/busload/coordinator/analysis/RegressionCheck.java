@@ -2,9 +2,9 @@ package io.busload.coordinator.analysis;
 
 import io.busload.analysis.changepoint.RobustZScore;
 import io.busload.analysis.verdict.Conditions;
-import io.busload.coordinator.store.Analysis;
-import io.busload.coordinator.store.Analysis.Change;
-import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.coordinator.store.ComparisonStore;
+import io.busload.coordinator.store.ComparisonStore.Change;
+import io.busload.coordinator.store.ComparisonStore.HistoryPoint;
 import io.busload.coordinator.store.Params;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;
@@ -58,7 +58,7 @@ public final class RegressionCheck {
     put(diff, "fatbinHash", before.fatbinHash(), result.fatbinHash());
     putClocks(diff, before.clocks(), before.method(), result.sampling() == null ? null : result.sampling().clocks(),
         result.method());
-    put(diff, "origin", before.origin(), Analysis.origin(result.origin()));
+    put(diff, "origin", before.origin(), ComparisonStore.origin(result.origin()));
     return diff;
   }
 

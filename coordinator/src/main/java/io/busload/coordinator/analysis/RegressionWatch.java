@@ -2,9 +2,9 @@ package io.busload.coordinator.analysis;
 
 import io.busload.analysis.changepoint.ChangePoint;
 import io.busload.analysis.changepoint.OnlineDetector;
-import io.busload.coordinator.store.Analysis.Change;
-import io.busload.coordinator.store.Analysis.HistoryPoint;
-import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.ComparisonStore.Change;
+import io.busload.coordinator.store.ComparisonStore.HistoryPoint;
+import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.Params;
 import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.coordinator.store.VerdictStore.StoredChangePoint;
@@ -48,7 +48,7 @@ public final class RegressionWatch {
   private static final int MAX_SERIES = 10_000;
 
   private final Vertx vertx;
-  private final Analysis analysis;
+  private final ComparisonStore analysis;
   private final VerdictStore verdicts;
   private final Clock clock;
   private final OnlineDetector.Settings settings = OnlineDetector.Settings.defaults();
@@ -59,7 +59,7 @@ public final class RegressionWatch {
     }
   };
 
-  public RegressionWatch(Vertx vertx, Analysis analysis, VerdictStore verdicts, Clock clock) {
+  public RegressionWatch(Vertx vertx, ComparisonStore analysis, VerdictStore verdicts, Clock clock) {
     this.vertx = vertx;
     this.analysis = analysis;
     this.verdicts = verdicts;

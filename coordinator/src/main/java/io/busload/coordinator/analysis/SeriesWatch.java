@@ -7,8 +7,8 @@ import io.busload.analysis.verdict.Comparison;
 import io.busload.analysis.verdict.Setting;
 import io.busload.analysis.verdict.Side;
 import io.busload.analysis.verdict.Thresholds;
-import io.busload.coordinator.store.Analysis.HistoryPoint;
-import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.ComparisonStore.HistoryPoint;
+import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.coordinator.store.VerdictStore.StoredChangePoint;
 import io.busload.protocol.JsonCodec;
@@ -108,6 +108,6 @@ final class SeriesWatch {
   static Point point(KernelResult r) {
     return new Point(r.id(), r.measuredAt(), r.bandwidth(), r.samples(), r.bytes(), r.device().name(),
         r.device().fingerprint(), r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), r.method(),
-        Analysis.origin(r.origin()), r.sampling() == null ? null : r.sampling().clocks());
+        ComparisonStore.origin(r.origin()), r.sampling() == null ? null : r.sampling().clocks());
   }
 }

@@ -4,7 +4,7 @@ import static io.busload.coordinator.api.Replies.json;
 import static io.busload.coordinator.api.Requests.param;
 import static io.busload.coordinator.api.Requests.required;
 
-import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.ComparisonStore;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -17,7 +17,7 @@ import java.util.UUID;
  * {@code GET /api/comparisons}: one kernel and params across device models, each against its two ceilings; and
  * {@code GET /api/regressions}: the changes the regression watch recorded.
  */
-public record AnalysisResource(Vertx vertx, Analysis analysis, AnalysisPool pool) implements ApiResource {
+public record AnalysisResource(Vertx vertx, ComparisonStore analysis, AnalysisPool pool) implements ApiResource {
   @Override
   public void mount(Mounts api) {
     api.at("/api/comparisons").get("/").handler(this::comparison);
@@ -33,7 +33,7 @@ public record AnalysisResource(Vertx vertx, Analysis analysis, AnalysisPool pool
       Double ceilingBandwidth, String ceilingKernel, Double fractionOfCeiling, Double theoreticalPeak,
       Double fractionOfPeak, double relativeSpread) {
 
-    static ComparisonView of(Analysis.ComparisonRow r) {
+    static ComparisonView of(ComparisonStore.ComparisonRow r) {
       Double ceiling = r.ceilingBandwidth();
       Double peak = r.theoreticalPeak() > 0 ? r.theoreticalPeak() : null;
       return new ComparisonView(r.model(), r.deviceId(), r.resultId(), r.runId(), r.measuredAt(), r.bandwidth(),

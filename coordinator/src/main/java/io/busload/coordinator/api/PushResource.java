@@ -7,7 +7,7 @@ import static io.busload.coordinator.api.Requests.param;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.busload.coordinator.push.PushRefused;
 import io.busload.coordinator.push.Pushing;
-import io.busload.coordinator.store.Pushes;
+import io.busload.coordinator.store.PushStore;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.Origin;
@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
  * ({@link ApiAuth}) runs first and leaves the caller for the push to record. Which token pushed and from which
  * address are shown to admin tokens only: to anyone else they map the lab's hosts and name its CI's tokens.
  */
-public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes, Gate gate) implements ApiResource {
+public record PushResource(Vertx vertx, Pushing pushing, PushStore pushes, Gate gate) implements ApiResource {
   /** A pushed file is stored in one transaction; a suite's results with every sample are a few megabytes at most. */
   static final long BODY_LIMIT = 64L * 1024 * 1024;
   static final int DEFAULT_LIMIT = 100;
@@ -42,7 +42,7 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes, Gate gat
    * At most {@code concurrentPushes} pushes are read and stored at once (each body up to {@link #BODY_LIMIT} held in
    * memory); the next is answered 429 with {@code Retry-After} before its body is read.
    */
-  public PushResource(Vertx vertx, Pushing pushing, Pushes pushes, int concurrentPushes, java.time.Duration retryAfter) {
+  public PushResource(Vertx vertx, Pushing pushing, PushStore pushes, int concurrentPushes, java.time.Duration retryAfter) {
     this(vertx, pushing, pushes, new Gate("pushes", concurrentPushes, 429, retryAfter));
   }
 
@@ -110,7 +110,7 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes, Gate gat
 
   /** A push as a caller without the admin scope sees it: no token name, no network address. */
   record PushSeen(UUID id, String host, String file, String format, int results, int stored, Instant pushedAt) {
-    static PushSeen of(Pushes.Push push) {
+    static PushSeen of(PushStore.Push push) {
       return new PushSeen(push.id(), push.host(), push.file(), push.format(), push.results(), push.stored(),
           push.pushedAt());
     }
@@ -119,7 +119,7 @@ public record PushResource(Vertx vertx, Pushing pushing, Pushes pushes, Gate gat
   record PushSeenView(PushSeen push, List<UUID> storedResults) {}
 
   /** One push and the ids of the results it stored first (a result already present keeps its earlier origin). */
-  record PushView(Pushes.Push push, List<UUID> storedResults) {}
+  record PushView(PushStore.Push push, List<UUID> storedResults) {}
 
   private void find(RoutingContext ctx) {
     String raw = ctx.pathParam("id");

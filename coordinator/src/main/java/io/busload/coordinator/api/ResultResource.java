@@ -9,7 +9,7 @@ import static io.busload.coordinator.api.Requests.required;
 import io.busload.coordinator.store.ResultQuery;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.StoredResult;
-import io.busload.coordinator.store.ViewQueries;
+import io.busload.coordinator.store.ViewStore;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.vertx.core.Future;
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * sit whole in memory; {@code /api/results/latest}, {@code /api/kernels} and {@code /api/history} are what the
  * dashboard's views draw, each bounded by the view rather than by the results stored.
  */
-public record ResultResource(Vertx vertx, ResultStore results, ViewQueries views) implements ApiResource {
+public record ResultResource(Vertx vertx, ResultStore results, ViewStore views) implements ApiResource {
   private static final Logger LOG = LoggerFactory.getLogger(ResultResource.class);
   static final int DEFAULT_RESULT_LIMIT = 1000;
   static final int MAX_RESULT_LIMIT = 1_000_000;

@@ -7,7 +7,7 @@ import static io.busload.coordinator.api.Requests.pathId;
 import io.busload.coordinator.schedule.Cron;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.Schedule;
-import io.busload.coordinator.store.Schedules;
+import io.busload.coordinator.store.ScheduleStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * {@code /api/schedules}: cron timetables that turn into sweeps, created, listed, changed, paused, resumed and
  * deleted. A schedule's targets are checked against the devices the store knows when it is written.
  */
-public record ScheduleResource(Vertx vertx, Schedules schedules, AgentStore agents, Clock clock)
+public record ScheduleResource(Vertx vertx, ScheduleStore schedules, AgentStore agents, Clock clock)
     implements ApiResource {
   private static final int FIRES_SHOWN = 20;
 

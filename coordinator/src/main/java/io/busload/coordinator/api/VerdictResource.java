@@ -15,7 +15,7 @@ import io.busload.analysis.verdict.Verdict;
 import io.busload.coordinator.analysis.ClockConditions;
 import io.busload.coordinator.analysis.CohortFigures;
 import io.busload.coordinator.analysis.RegressionWatch;
-import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.Params;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.VerdictStore.AcceptedChange;
@@ -54,7 +54,7 @@ import java.util.concurrent.Callable;
  *   <li>{@code GET /api/cohort-flags}: devices outside their cohort's band.
  * </ul>
  */
-public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis, VerdictStore verdicts, Clock clock,
+public record VerdictResource(Vertx vertx, AgentStore agents, ComparisonStore analysis, VerdictStore verdicts, Clock clock,
     AnalysisPool pool, RecentAnswers<AnnotationsQuestion, Buffer> recentAnnotations)
     implements ApiResource {
 
@@ -63,7 +63,7 @@ public record VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis,
    * E-Divisive over every device's history, computed once per question at a time and served again for
    * {@code annotationsTtl}.
    */
-  public VerdictResource(Vertx vertx, AgentStore agents, Analysis analysis, VerdictStore verdicts, Clock clock,
+  public VerdictResource(Vertx vertx, AgentStore agents, ComparisonStore analysis, VerdictStore verdicts, Clock clock,
       AnalysisPool pool, Duration annotationsTtl) {
     this(vertx, agents, analysis, verdicts, clock, pool, new RecentAnswers<>(annotationsTtl, System::nanoTime));
   }

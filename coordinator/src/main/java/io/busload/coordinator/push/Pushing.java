@@ -2,7 +2,7 @@ package io.busload.coordinator.push;
 
 import io.busload.coordinator.fleet.Intake;
 import io.busload.coordinator.fleet.ResultBatcher;
-import io.busload.coordinator.store.Pushes;
+import io.busload.coordinator.store.PushStore;
 import io.busload.coordinator.store.ResultDifference;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.protocol.KernelResult;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes pushed files: reads one ({@link PushedFile}), puts every result through the checks results from
  * the event bus pass ({@link Intake#checkResult}), files the results under runs, stores the whole file in one
- * transaction ({@link Pushes}) and then announces what was new exactly as the fleet's intake does ({@link
+ * transaction ({@link PushStore}) and then announces what was new exactly as the fleet's intake does ({@link
  * ResultBatcher#announce}: live results in file order, regression checks). Any problem refuses the whole file and
  * stores nothing.
  *
@@ -40,12 +40,12 @@ public final class Pushing {
 
   private final Vertx vertx;
   private final io.vertx.core.WorkerExecutor ingest;
-  private final Pushes pushes;
+  private final PushStore pushes;
   private final ResultBatcher announcer;
   private final Clock clock;
 
   /** {@code ingest}: the pool results from agents are stored on, which a push shares. */
-  public Pushing(Vertx vertx, io.vertx.core.WorkerExecutor ingest, Pushes pushes, ResultBatcher announcer,
+  public Pushing(Vertx vertx, io.vertx.core.WorkerExecutor ingest, PushStore pushes, ResultBatcher announcer,
       Clock clock) {
     this.vertx = vertx;
     this.ingest = ingest;
@@ -79,7 +79,7 @@ public final class Pushing {
     });
   }
 
-  private record Done(Outcome outcome, List<ResultStore.Incoming> inOrder, Pushes.Stored stored) {}
+  private record Done(Outcome outcome, List<ResultStore.Incoming> inOrder, PushStore.Stored stored) {}
 
   private Done store(Source source, byte[] body) {
     PushedFile file = PushedFile.read(body);
@@ -93,13 +93,13 @@ public final class Pushing {
     Filing filing = new Filing(rows, origin);
     Map<UUID, PushedFile.Row> byId = new HashMap<>();
     rows.forEach(row -> byId.put(row.result().id(), row));
-    Pushes.Push push = new Pushes.Push(pushId, source.token(), source.host(), source.file(), source.address(),
+    PushStore.Push push = new PushStore.Push(pushId, source.token(), source.host(), source.file(), source.address(),
         file.format().name().toLowerCase(java.util.Locale.ROOT), file.rows().size(), 0, now);
-    Pushes.Stored stored;
+    PushStore.Stored stored;
     try {
       stored = pushes.store(push, filing.runs(), filing.results(),
           (pushed, existing) -> difference(byId.get(pushed.id()).result(), existing));
-    } catch (Pushes.Conflict e) {
+    } catch (PushStore.Conflict e) {
       throw PushRefused.conflict(byId.get(e.resultId()).line(), e.resultId(), "is stored already with other contents ("
           + e.getMessage() + ")");
     }
@@ -165,7 +165,7 @@ public final class Pushing {
    * results' own ids, so the same file pushed again files its results under the same run.
    */
   private static final class Filing {
-    private final Map<String, Pushes.PushedRun> runs = new LinkedHashMap<>();
+    private final Map<String, PushStore.PushedRun> runs = new LinkedHashMap<>();
     private final List<KernelResult> results = new ArrayList<>();
 
     Filing(List<PushedFile.Row> rows, Origin origin) {
@@ -186,7 +186,7 @@ public final class Pushing {
       for (KernelResult r : all) {
         String runId = r.runId() != null ? r.runId() : standaloneRuns.get(r.device().id());
         String sweepId = r.sweepId() != null ? r.sweepId() : fileSweep;
-        runs.computeIfAbsent(runId, id -> new Pushes.PushedRun(id, sweepId, r.suite() == null ? NO_SUITE : r.suite(),
+        runs.computeIfAbsent(runId, id -> new PushStore.PushedRun(id, sweepId, r.suite() == null ? NO_SUITE : r.suite(),
             r.device().id(), r.agentId() != null ? r.agentId() : origin.host() != null ? origin.host() : NO_SUITE,
             counts.get(id), origin.describe()));
         results.add(r.withRun(runId, sweepId).withOrigin(origin));
@@ -201,7 +201,7 @@ public final class Pushing {
           .getBytes(StandardCharsets.UTF_8)).toString();
     }
 
-    List<Pushes.PushedRun> runs() {
+    List<PushStore.PushedRun> runs() {
       return List.copyOf(runs.values());
     }
 
@@ -210,7 +210,7 @@ public final class Pushing {
     }
 
     List<String> sweepIds() {
-      return List.copyOf(new LinkedHashSet<>(runs.values().stream().map(Pushes.PushedRun::sweepId).toList()));
+      return List.copyOf(new LinkedHashSet<>(runs.values().stream().map(PushStore.PushedRun::sweepId).toList()));
     }
 
     List<String> runIds() {

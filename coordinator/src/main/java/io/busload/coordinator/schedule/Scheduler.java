@@ -2,7 +2,7 @@ package io.busload.coordinator.schedule;
 
 import io.busload.coordinator.store.RunTarget;
 import io.busload.coordinator.store.Schedule;
-import io.busload.coordinator.store.Schedules;
+import io.busload.coordinator.store.ScheduleStore;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.StoredDevice;
 import io.busload.coordinator.store.Sweep;
@@ -30,13 +30,13 @@ public final class Scheduler {
 
   private final Vertx vertx;
   private final AgentStore agents;
-  private final Schedules schedules;
+  private final ScheduleStore schedules;
   private final Leadership leadership;
   private final Clock clock;
   private final Consumer<Sweep> onSweep;
   private boolean looking;
 
-  public Scheduler(Vertx vertx, AgentStore agents, Schedules schedules, Leadership leadership, Clock clock,
+  public Scheduler(Vertx vertx, AgentStore agents, ScheduleStore schedules, Leadership leadership, Clock clock,
       Consumer<Sweep> onSweep) {
     this.vertx = vertx;
     this.agents = agents;
@@ -66,7 +66,7 @@ public final class Scheduler {
   private List<Sweep> fireDue(Instant now) {
     List<Sweep> sweeps = new ArrayList<>();
     for (Schedule due : schedules.due(now)) {
-      Optional<Schedules.Fired> fired = schedules.fire(due.id(), now, LATE_AFTER, plan());
+      Optional<ScheduleStore.Fired> fired = schedules.fire(due.id(), now, LATE_AFTER, plan());
       fired.ifPresent(f -> {
         LOG.info("schedule {} ('{}') fired for {}{}: {}", due.id(), due.name(), f.fire().fireTime(),
             f.fire().late() ? " (late)" : "", f.sweep() == null ? f.fire().message() : "sweep " + f.sweep().id());
@@ -79,8 +79,8 @@ public final class Scheduler {
   }
 
   /** Matching devices from the store (every coordinator shares it), and the cron's next time. */
-  public Schedules.FirePlan plan() {
-    return new Schedules.FirePlan() {
+  public ScheduleStore.FirePlan plan() {
+    return new ScheduleStore.FirePlan() {
       @Override
       public List<RunTarget> targets(Schedule schedule) {
         int kernels = Catalog.cases(schedule.suite()).size();

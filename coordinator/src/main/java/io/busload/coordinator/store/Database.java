@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's PostgreSQL: the connection pool, the embedded server when the settings ask for one, the schema
  * brought up to date by Flyway, and the few JDBC steps every store repeats. The stores ({@link AgentStore},
- * {@link SweepStore}, {@link ResultStore}, {@link Schedules}, ...) share one instance and own their SQL.
+ * {@link SweepStore}, {@link ResultStore}, {@link ScheduleStore}, ...) share one instance and own their SQL.
  *
  * <p>Every method blocks; call them from worker threads only. A store method is one transaction, so an ack sent
  * after it returns means the data is on disk.

@@ -69,9 +69,9 @@ public final class VerdictStore {
     });
   }
 
-  /** Where a stored result came from, in {@link Analysis#origin}'s words (the JSON of its origin; null: the fleet). */
+  /** Where a stored result came from, in {@link ComparisonStore#origin}'s words (the JSON of its origin; null: the fleet). */
   private static String origin(String json) {
-    return Analysis.origin(json == null ? null
+    return ComparisonStore.origin(json == null ? null
         : JsonCodec.fromJson(json.getBytes(StandardCharsets.UTF_8), io.busload.protocol.Origin.class));
   }
 

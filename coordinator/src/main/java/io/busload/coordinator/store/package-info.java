@@ -8,10 +8,10 @@
  *   <li>{@link io.busload.coordinator.store.ResultStore}: results, their samples and counters (insert only), in
  *       monthly partitions of {@code results} (V8), each result's JSON kept compressed by
  *       {@link io.busload.coordinator.store.ResultJson};
- *   <li>{@link io.busload.coordinator.store.Schedules}: schedules and their fires;
- *   <li>{@link io.busload.coordinator.store.Pushes}: pushed files, stored whole with their runs and
+ *   <li>{@link io.busload.coordinator.store.ScheduleStore}: schedules and their fires;
+ *   <li>{@link io.busload.coordinator.store.PushStore}: pushed files, stored whole with their runs and
  *       results in one transaction through {@code ResultStore}'s insert;
- *   <li>{@link io.busload.coordinator.store.Analysis} and {@link io.busload.coordinator.store.ViewQueries}: reads
+ *   <li>{@link io.busload.coordinator.store.ComparisonStore} and {@link io.busload.coordinator.store.ViewStore}: reads
  *       that compare results and draw the dashboard's views, and the regressions found.
  * </ul>
  *

@@ -3,8 +3,8 @@ package io.busload.coordinator.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.coordinator.Fixtures;
-import io.busload.coordinator.store.Analysis.Change;
-import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.coordinator.store.ComparisonStore.Change;
+import io.busload.coordinator.store.ComparisonStore.HistoryPoint;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;

@@ -5,7 +5,7 @@ import static io.busload.coordinator.analysis.ClockConditionsTest.read;
 import static io.busload.coordinator.analysis.ClockConditionsTest.withClocks;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.busload.coordinator.store.Analysis.HistoryPoint;
+import io.busload.coordinator.store.ComparisonStore.HistoryPoint;
 import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.KernelResult;

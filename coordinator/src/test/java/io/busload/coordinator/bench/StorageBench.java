@@ -1,14 +1,14 @@
 package io.busload.coordinator.bench;
 
 import io.busload.coordinator.TestDatabase;
-import io.busload.coordinator.store.Analysis;
+import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.ResultQuery;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.StoredResult;
 import io.busload.coordinator.store.VerdictStore;
-import io.busload.coordinator.store.ViewQueries;
+import io.busload.coordinator.store.ViewStore;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
@@ -60,7 +60,7 @@ import javax.tools.ToolProvider;
 public final class StorageBench {
   /** 78 results a device a night: 6 kernels times 13 strides. */
   private static final List<String> KERNELS = List.of("stride_copy_fp32", "stride_copy_fp64", "gather_fp32",
-      "scatter_fp32", "transpose_fp32", Analysis.MEMCPY_KERNEL);
+      "scatter_fp32", "transpose_fp32", ComparisonStore.MEMCPY_KERNEL);
   private static final int STRIDES = 13;
   private static final int DEVICES = 96;
   private static final List<String> MODELS = List.of("NVIDIA H100 80GB HBM3", "NVIDIA H200", "NVIDIA A100-SXM4-80GB",
@@ -265,8 +265,8 @@ public final class StorageBench {
         DeviceInfo device = devices.get(7);
         String kernel = KERNELS.getFirst();
         String params = "stride=4";
-        ViewQueries views = new ViewQueries(db);
-        Analysis analysis = new Analysis(db);
+        ViewStore views = new ViewStore(db);
+        ComparisonStore analysis = new ComparisonStore(db);
         VerdictStore verdicts = new VerdictStore(db);
         StoredResult mid = store.results(query(null, null, null), null, 5000)
             .getLast();

@@ -13,7 +13,7 @@ import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.RunTarget;
 import io.busload.coordinator.store.Schedule;
-import io.busload.coordinator.store.Schedules;
+import io.busload.coordinator.store.ScheduleStore;
 import io.busload.coordinator.store.Database;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Schedules firing for real: a controlled clock, a real PostgreSQL, one or two real coordinators. */
+/** ScheduleStore firing for real: a controlled clock, a real PostgreSQL, one or two real coordinators. */
 class ScheduleTest {
   private static final DeviceInfo GPU = Fixtures.gpu("sc-host", 0);
   private static final String EVERY_HOUR = "{\"name\":\"hourly\",\"cron\":\"0 * * * *\",\"timeZone\":\"UTC\","
@@ -54,11 +54,11 @@ class ScheduleTest {
     Vertx vertx = Vertx.vertx();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try (Database db = vertx.executeBlocking(() -> Database.open(database, dir)).await(30, TimeUnit.SECONDS)) {
-      Schedules schedules = new Schedules(db);
+      ScheduleStore schedules = new ScheduleStore(db);
       Instant due = Instant.parse("2026-11-01T10:00:00Z");
       Schedule schedule = new Schedule("s1", "x", "0 * * * *", "UTC", "stride", Map.of(),
           new Schedule.Target(Schedule.Target.Kind.ALL, null), false, due, due.minusSeconds(3600), due.minusSeconds(3600));
-      Schedules.FirePlan plan = new Schedules.FirePlan() {
+      ScheduleStore.FirePlan plan = new ScheduleStore.FirePlan() {
         @Override
         public List<RunTarget> targets(Schedule s) {
           return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
@@ -73,10 +73,10 @@ class ScheduleTest {
         schedules.insert(schedule);
         return null;
       }).get();
-      Callable<Optional<Schedules.Fired>> claim = () -> schedules.fire("s1", due.plusSeconds(1), Scheduler.LATE_AFTER, plan);
+      Callable<Optional<ScheduleStore.Fired>> claim = () -> schedules.fire("s1", due.plusSeconds(1), Scheduler.LATE_AFTER, plan);
 
-      Future<Optional<Schedules.Fired>> a = pool.submit(claim);
-      Future<Optional<Schedules.Fired>> b = pool.submit(claim);
+      Future<Optional<ScheduleStore.Fired>> a = pool.submit(claim);
+      Future<Optional<ScheduleStore.Fired>> b = pool.submit(claim);
 
       assertThat(List.of(a.get(), b.get()).stream().filter(Optional::isPresent).count()).isEqualTo(1);
       assertThat(count(database, "SELECT COUNT(*) FROM sweeps")).isEqualTo(1);
@@ -92,9 +92,9 @@ class ScheduleTest {
     DatabaseSettings database = TestDatabase.fresh();
     Vertx vertx = Vertx.vertx();
     try (Database db = vertx.executeBlocking(() -> Database.open(database, dir)).await(30, TimeUnit.SECONDS)) {
-      Schedules schedules = new Schedules(db);
+      ScheduleStore schedules = new ScheduleStore(db);
       Instant due = Instant.parse("2026-11-01T10:00:00Z");
-      Schedules.FirePlan plan = new Schedules.FirePlan() {
+      ScheduleStore.FirePlan plan = new ScheduleStore.FirePlan() {
         @Override
         public List<RunTarget> targets(Schedule s) {
           return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
@@ -116,15 +116,15 @@ class ScheduleTest {
       }
 
       for (String id : List.of("one-at-a-time", "overlapping")) {
-        Optional<Schedules.Fired> first = vertx.executeBlocking(() -> schedules.fire(id, due.plusSeconds(1),
+        Optional<ScheduleStore.Fired> first = vertx.executeBlocking(() -> schedules.fire(id, due.plusSeconds(1),
             Scheduler.LATE_AFTER, plan)).await(10, TimeUnit.SECONDS);
         assertThat(first.orElseThrow().sweep()).isNotNull();
       }
       // An hour on, each schedule's first sweep has not run (its run is still queued).
       Instant next = due.plusSeconds(3601);
-      Schedules.Fired skipped = vertx.executeBlocking(() -> schedules.fire("one-at-a-time", next, Scheduler.LATE_AFTER,
+      ScheduleStore.Fired skipped = vertx.executeBlocking(() -> schedules.fire("one-at-a-time", next, Scheduler.LATE_AFTER,
           plan)).await(10, TimeUnit.SECONDS).orElseThrow();
-      Schedules.Fired overlapping = vertx.executeBlocking(() -> schedules.fire("overlapping", next,
+      ScheduleStore.Fired overlapping = vertx.executeBlocking(() -> schedules.fire("overlapping", next,
           Scheduler.LATE_AFTER, plan)).await(10, TimeUnit.SECONDS).orElseThrow();
 
       assertThat(skipped.sweep()).isNull();

@@ -33,7 +33,7 @@ class StoredClocksTest {
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
   private final ResultStore store = new ResultStore(database.db());
   private final VerdictStore verdicts = new VerdictStore(database.db());
-  private final Analysis analysis = new Analysis(database.db());
+  private final ComparisonStore analysis = new ComparisonStore(database.db());
 
   private static KernelResult result(Instant at, Clocks clocks) {
     KernelResult r = Fixtures.result("s", "r", "a1", GPU, 4, true, at).withMethod(PROSE);
@@ -63,10 +63,10 @@ class StoredClocksTest {
   void history_threeKindsOfResult_typedClocksBackNewestFirstNullWhereNoneStored() {
     store();
 
-    List<Analysis.HistoryPoint> history = analysis.history(GPU.id(), "stride_copy_fp32", "elements=1024;stride=4",
+    List<ComparisonStore.HistoryPoint> history = analysis.history(GPU.id(), "stride_copy_fp32", "elements=1024;stride=4",
         T.plusSeconds(3600), 10);
 
-    assertThat(history).extracting(Analysis.HistoryPoint::clocks)
+    assertThat(history).extracting(ComparisonStore.HistoryPoint::clocks)
         .containsExactly(Clocks.notRead(null), READ_BACK, null);
   }
 

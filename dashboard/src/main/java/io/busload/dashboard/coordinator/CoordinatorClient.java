@@ -208,9 +208,9 @@ public class CoordinatorClient {
   }
 
   /** Devices outside their cohort's band, worst first. */
-  public List<CohortFlag> cohortFlags() {
+  public List<FlaggedDevice> cohortFlags() {
     JsonNode body = read(get("api/cohort-flags"), new TypeReference<JsonNode>() {});
-    return JsonCodec.MAPPER.convertValue(body.path("flags"), new TypeReference<List<CohortFlag>>() {});
+    return JsonCodec.MAPPER.convertValue(body.path("flags"), new TypeReference<List<FlaggedDevice>>() {});
   }
 
   /** Regressions and improvements, newest first; {@code device} and {@code kernel} may be null. */

@@ -7,7 +7,7 @@ import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.radiobutton.RadioButtonGroup;
 import com.vaadin.flow.shared.Registration;
-import io.busload.dashboard.compare.Comparison.Scale;
+import io.busload.dashboard.compare.CompareChart.Scale;
 import io.busload.dashboard.coordinator.Device;
 import java.util.List;
 import java.util.Set;

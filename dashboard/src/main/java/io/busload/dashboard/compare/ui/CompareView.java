@@ -19,10 +19,10 @@ import io.busload.dashboard.base.ui.ChartOptions;
 import io.busload.dashboard.base.ui.CoordinatorNotice;
 import io.busload.dashboard.base.ui.CsvTable;
 import io.busload.dashboard.base.ui.MainLayout;
-import io.busload.dashboard.compare.Comparison.Subject;
-import io.busload.dashboard.compare.Comparison;
+import io.busload.dashboard.compare.CompareChart.Subject;
+import io.busload.dashboard.compare.CompareChart;
 import io.busload.dashboard.compare.PublishedFigures;
-import io.busload.dashboard.coordinator.CohortFlag;
+import io.busload.dashboard.coordinator.FlaggedDevice;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
 import io.busload.dashboard.coordinator.Verdicts;
@@ -60,8 +60,8 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
   private final Grid<PublishedFigures.Figure> publishedGrid = new Grid<>();
   private final CsvTable<PublishedFigures.Figure> publishedCsv = new CsvTable<>(publishedGrid, "published.csv");
   private final H4 flagsTitle = new H4("Outside their cohort (same model and driver)");
-  private final Grid<CohortFlag> flags = new Grid<>();
-  private final CsvTable<CohortFlag> flagsCsv = new CsvTable<>(flags, "cohort-flags.csv");
+  private final Grid<FlaggedDevice> flags = new Grid<>();
+  private final CsvTable<FlaggedDevice> flagsCsv = new CsvTable<>(flags, "cohort-flags.csv");
   private final ComboBox<String> baseline = new ComboBox<>("A/B baseline (sweep or device)");
   private final ComboBox<String> candidate = new ComboBox<>("A/B candidate");
   private final Span verdictSummary = new Span();
@@ -97,11 +97,11 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
     Map<String, List<String>> query = event.getLocation().getQueryParameters().getParameters();
     restoring = true;
     try {
-      Comparison.Scale scale = Comparison.Scale.ABSOLUTE;
+      CompareChart.Scale scale = CompareChart.Scale.ABSOLUTE;
       String wantedScale = first(query, "scale");
       if (wantedScale != null) {
         try {
-          scale = Comparison.Scale.valueOf(wantedScale.toUpperCase(Locale.ROOT));
+          scale = CompareChart.Scale.valueOf(wantedScale.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
           notice.show("unknown scale '" + wantedScale + "' in the address; showing " + scale.unit);
         }
@@ -151,11 +151,11 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
 
   private void configureFlags() {
     flags.setId("cohort-flags-grid");
-    flagsCsv.column("Device", CohortFlag::deviceId).setAutoWidth(true);
-    flagsCsv.column("Kernel case", CohortFlag::series).setAutoWidth(true);
+    flagsCsv.column("Device", FlaggedDevice::deviceId).setAutoWidth(true);
+    flagsCsv.column("Kernel case", FlaggedDevice::series).setAutoWidth(true);
     flagsCsv.column("Against its peers", f -> String.format(Locale.ROOT, "%+.1f%%", 100 * f.relative()))
         .setAutoWidth(true);
-    flagsCsv.column("Flag", CohortFlag::sentence).setFlexGrow(1);
+    flagsCsv.column("Flag", FlaggedDevice::sentence).setFlexGrow(1);
     flags.setAllRowsVisible(true);
     flags.addThemeVariants(GridVariant.LUMO_WRAP_CELL_CONTENT);
   }
@@ -257,7 +257,7 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
         new Location("compare", new QueryParameters(query))));
   }
 
-  private void show(Set<String> chosen, Comparison.Scale scale, boolean withPublished) {
+  private void show(Set<String> chosen, CompareChart.Scale scale, boolean withPublished) {
     try {
       List<Subject> subjects = new ArrayList<>();
       for (String choice : new TreeSet<>(chosen)) {
@@ -266,14 +266,14 @@ public class CompareView extends VerticalLayout implements BeforeEnterObserver {
         List<io.busload.protocol.KernelResult> latest = choice.startsWith(ComparePicker.MODEL)
             ? coordinator.latestResults(null, choice.substring(ComparePicker.MODEL.length()))
             : coordinator.latestResults(choice.substring(ComparePicker.DEVICE.length()), null);
-        subjects.add(new Subject(choice, Comparison.latest(latest)));
+        subjects.add(new Subject(choice, CompareChart.latest(latest)));
       }
-      chart.setOption(Comparison.option(subjects, scale, withPublished ? published : List.of()));
+      chart.setOption(CompareChart.option(subjects, scale, withPublished ? published : List.of()));
       showLinks(subjects);
       publishedGrid.setItems(withPublished ? published : List.of());
       publishedTitle.setVisible(withPublished);
       publishedTable.setVisible(withPublished);
-      List<CohortFlag> outside = coordinator.cohortFlags().stream().filter(f -> chosen.contains(
+      List<FlaggedDevice> outside = coordinator.cohortFlags().stream().filter(f -> chosen.contains(
           ComparePicker.DEVICE + f.deviceId()) || chosen.contains(ComparePicker.MODEL + f.deviceName())).toList();
       flags.setItems(outside);
       flagsTitle.setText(outside.isEmpty() ? "No chosen device is outside its cohort"

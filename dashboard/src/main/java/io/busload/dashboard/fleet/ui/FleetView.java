@@ -23,7 +23,7 @@ import com.vaadin.flow.shared.Registration;
 import io.busload.dashboard.base.ui.CoordinatorNotice;
 import io.busload.dashboard.base.ui.CsvTable;
 import io.busload.dashboard.base.ui.MainLayout;
-import io.busload.dashboard.coordinator.CohortFlag;
+import io.busload.dashboard.coordinator.FlaggedDevice;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
 import io.busload.dashboard.coordinator.Run;
@@ -307,12 +307,12 @@ public class FleetView extends VerticalLayout {
   }
 
   /** The worst flag of each flagged device, in words, with how many more kernel cases are flagged. */
-  static Map<String, String> marks(List<CohortFlag> flags) {
-    Map<String, List<CohortFlag>> byDevice = flags.stream().collect(Collectors.groupingBy(CohortFlag::deviceId,
+  static Map<String, String> marks(List<FlaggedDevice> flags) {
+    Map<String, List<FlaggedDevice>> byDevice = flags.stream().collect(Collectors.groupingBy(FlaggedDevice::deviceId,
         java.util.LinkedHashMap::new, Collectors.toList()));
     Map<String, String> marks = new java.util.LinkedHashMap<>();
     byDevice.forEach((device, list) -> {
-      CohortFlag worst = list.stream().max(java.util.Comparator.comparingDouble(f -> Math.abs(f.relative())))
+      FlaggedDevice worst = list.stream().max(java.util.Comparator.comparingDouble(f -> Math.abs(f.relative())))
           .orElseThrow();
       marks.put(device, "\u26a0 " + worst.sentence() + (list.size() > 1 ? " (and " + (list.size() - 1)
           + " more kernel case" + (list.size() > 2 ? "s" : "") + ")" : ""));

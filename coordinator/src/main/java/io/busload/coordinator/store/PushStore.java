@@ -24,13 +24,13 @@ import java.util.UUID;
  * transaction with the sweeps and runs its results are filed under, so that the coordinator never holds half a file
  * and pushed results show in every view that fleet results do.
  */
-public final class Pushes {
+public final class PushStore {
   private static final String PUSH_COLUMNS = "id, token_name, source_host, source_file, remote_address, format,"
       + " results, stored, pushed_at";
 
   private final Database db;
 
-  public Pushes(Database db) {
+  public PushStore(Database db) {
     this.db = db;
   }
 
@@ -204,11 +204,11 @@ public final class Pushes {
   /** The newest pushes first. */
   public List<Push> list(int limit) {
     return db.list("SELECT " + PUSH_COLUMNS + " FROM pushes ORDER BY pushed_at DESC, id DESC LIMIT ?",
-        s -> s.setInt(1, limit), Pushes::push);
+        s -> s.setInt(1, limit), PushStore::push);
   }
 
   public Optional<Push> find(UUID id) {
-    return db.first("SELECT " + PUSH_COLUMNS + " FROM pushes WHERE id = ?", s -> s.setObject(1, id), Pushes::push);
+    return db.first("SELECT " + PUSH_COLUMNS + " FROM pushes WHERE id = ?", s -> s.setObject(1, id), PushStore::push);
   }
 
   /** The ids of the results {@code pushId} stored, in measuring order. */

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * slowest other one the naive form. Best is the fastest of the family, references (cuBLAS, the transpose copy
  * bound) left out: they are ceilings, not forms of the kernel.
  */
-public final class Families {
+public final class FamilyForms {
   public enum Form { NAIVE, COALESCED, BEST }
 
   private static final Pattern COPY_FAMILY = Pattern.compile("^((stride|offset|typed|vector)-copy).*");
@@ -28,7 +28,7 @@ public final class Families {
   private static final List<String> REFERENCES = List.of("cublas", "transpose-copy");
   public static final String MEMCPY = "memcpy-d2d";
 
-  private Families() {}
+  private FamilyForms() {}
 
   /** The family of a kernel name; null for the memcpy ceiling, which is no family's member. */
   public static String family(String kernel) {

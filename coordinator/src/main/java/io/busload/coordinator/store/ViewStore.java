@@ -13,7 +13,7 @@ import java.util.UUID;
  * <p>Distinct (kernel, params) pairs are found by skipping through an index (a recursive query, one probe per
  * pair), so the cost grows with the catalog, not with the results: about 80 probes for a million results.
  */
-public final class ViewQueries {
+public final class ViewStore {
   /** Every (kernel, params) pair with a valid result, found through {@code results_compare} (partial on valid). */
   private static final String PAIRS = """
       WITH RECURSIVE pairs(kernel, params) AS (
@@ -36,7 +36,7 @@ public final class ViewQueries {
 
   private final Database db;
 
-  public ViewQueries(Database db) {
+  public ViewStore(Database db) {
     this.db = db;
   }
 

@@ -14,14 +14,14 @@ import java.util.TreeMap;
  * Schedules and their fires in the store. A fire is claimed by inserting its (schedule, time) row, with the
  * schedule row locked: two coordinators racing for the same fire create one sweep between them.
  */
-public final class Schedules {
+public final class ScheduleStore {
   private static final TypeReference<Map<String, String>> OPTIONS = new TypeReference<>() {};
   private static final String COLUMNS = "id, name, cron, time_zone, suite, options_json, selector_kind, selector_value,"
       + " paused, next_fire_at, created_at, updated_at, allow_overlap";
 
   private final Database db;
 
-  public Schedules(Database db) {
+  public ScheduleStore(Database db) {
     this.db = db;
   }
 
@@ -45,18 +45,18 @@ public final class Schedules {
   }
 
   public Optional<Schedule> find(String id) {
-    return db.first("SELECT " + COLUMNS + " FROM schedules WHERE id = ?", s -> s.setString(1, id), Schedules::read);
+    return db.first("SELECT " + COLUMNS + " FROM schedules WHERE id = ?", s -> s.setString(1, id), ScheduleStore::read);
   }
 
   public List<Schedule> all() {
     return db.list("SELECT " + COLUMNS + " FROM schedules ORDER BY created_at, id", Database.Binder.NONE,
-        Schedules::read);
+        ScheduleStore::read);
   }
 
   /** Unpaused schedules whose next fire time has come. */
   public List<Schedule> due(Instant now) {
     return db.list("SELECT " + COLUMNS + " FROM schedules WHERE NOT paused AND next_fire_at <= ? ORDER BY next_fire_at",
-        s -> s.setObject(1, Database.timestamp(now)), Schedules::read);
+        s -> s.setObject(1, Database.timestamp(now)), ScheduleStore::read);
   }
 
   /** The newest fires of a schedule first. */
@@ -85,7 +85,7 @@ public final class Schedules {
   public Optional<Fired> fire(String scheduleId, Instant now, java.time.Duration lateAfter, FirePlan plan) {
     return db.inTransaction(c -> {
       Optional<Schedule> locked = Database.first(c, "SELECT " + COLUMNS + " FROM schedules WHERE id = ? FOR UPDATE",
-          s -> s.setString(1, scheduleId), Schedules::read);
+          s -> s.setString(1, scheduleId), ScheduleStore::read);
       if (locked.isEmpty()) {
         return Optional.<Fired>empty();
       }

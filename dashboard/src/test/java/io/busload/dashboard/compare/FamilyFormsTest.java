@@ -10,17 +10,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class FamiliesTest {
+class FamilyFormsTest {
   private static KernelResult r(String kernel, Map<String, Object> params, double bandwidth) {
     return Results.result("s", GPU, kernel, params, true, bandwidth, Instant.EPOCH);
   }
 
   @Test
   void family_kernelNames_groupedByFamilyMemcpyInNone() {
-    assertThat(Families.family("stride-copy-fp32")).isEqualTo("stride-copy");
-    assertThat(Families.family("transpose-tiled")).isEqualTo("transpose");
-    assertThat(Families.family("matmul-row-per-thread")).isEqualTo("matmul");
-    assertThat(Families.family("memcpy-d2d")).isNull();
+    assertThat(FamilyForms.family("stride-copy-fp32")).isEqualTo("stride-copy");
+    assertThat(FamilyForms.family("transpose-tiled")).isEqualTo("transpose");
+    assertThat(FamilyForms.family("matmul-row-per-thread")).isEqualTo("matmul");
+    assertThat(FamilyForms.family("memcpy-d2d")).isNull();
   }
 
   @Test
@@ -28,9 +28,9 @@ class FamiliesTest {
     List<KernelResult> transpose = List.of(r("transpose-naive", Map.of(), 1e11), r("transpose-tiled", Map.of(), 3e12),
         r("transpose-padded", Map.of(), 3.5e12), r("transpose-copy", Map.of(), 4e12));
 
-    assertThat(Families.pick(Families.Form.NAIVE, transpose).orElseThrow().kernel()).isEqualTo("transpose-naive");
-    assertThat(Families.pick(Families.Form.COALESCED, transpose).orElseThrow().kernel()).isEqualTo("transpose-tiled");
-    assertThat(Families.pick(Families.Form.BEST, transpose).orElseThrow().kernel()).isEqualTo("transpose-padded");
+    assertThat(FamilyForms.pick(FamilyForms.Form.NAIVE, transpose).orElseThrow().kernel()).isEqualTo("transpose-naive");
+    assertThat(FamilyForms.pick(FamilyForms.Form.COALESCED, transpose).orElseThrow().kernel()).isEqualTo("transpose-tiled");
+    assertThat(FamilyForms.pick(FamilyForms.Form.BEST, transpose).orElseThrow().kernel()).isEqualTo("transpose-padded");
   }
 
   @Test
@@ -38,8 +38,8 @@ class FamiliesTest {
     List<KernelResult> strides = List.of(r("stride-copy-fp32", Map.of("stride", 1), 3e12),
         r("stride-copy-fp32", Map.of("stride", 2), 1.5e12), r("stride-copy-fp32", Map.of("stride", 32), 1e11));
 
-    assertThat(Families.pick(Families.Form.COALESCED, strides).orElseThrow().params()).containsEntry("stride", 1);
-    assertThat(Families.pick(Families.Form.NAIVE, strides).orElseThrow().params()).containsEntry("stride", 32);
+    assertThat(FamilyForms.pick(FamilyForms.Form.COALESCED, strides).orElseThrow().params()).containsEntry("stride", 1);
+    assertThat(FamilyForms.pick(FamilyForms.Form.NAIVE, strides).orElseThrow().params()).containsEntry("stride", 32);
   }
 
   @Test
@@ -48,7 +48,7 @@ class FamiliesTest {
     var a100Stride32 = figures.stream().filter(f -> f.parameter().equals("stride=32") && f.device().startsWith("A100"))
         .findFirst().orElseThrow();
 
-    assertThat(Families.publishedForm(a100Stride32)).isEqualTo(Families.Form.NAIVE);
+    assertThat(FamilyForms.publishedForm(a100Stride32)).isEqualTo(FamilyForms.Form.NAIVE);
     assertThat(a100Stride32.label()).startsWith("published: ").endsWith("(seed coalescing-patterns-a100.txt)");
     assertThat(figures).hasSize(27);
   }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The dashboard's bounded reads on a real PostgreSQL: two devices of one model, newer and older, valid and
  * invalid results of three parameter sets.
  */
-class ViewQueriesTest {
+class ViewStoreTest {
   private static final DeviceInfo A = Fixtures.gpu("h1", 0);
   private static final DeviceInfo B = Fixtures.gpu("h2", 0);
   private static final Instant T1 = Instant.parse("2026-11-01T00:00:00Z");
@@ -26,7 +26,7 @@ class ViewQueriesTest {
   private static final Instant T3 = T2.plusSeconds(3600);
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
-  private ViewQueries views;
+  private ViewStore views;
   private KernelResult aStride1Old;
   private KernelResult aStride1New;
   private KernelResult aStride2;
@@ -34,7 +34,7 @@ class ViewQueriesTest {
 
   @BeforeEach
   void fill() {
-    views = new ViewQueries(database.db());
+    views = new ViewStore(database.db());
     aStride1Old = Fixtures.result("s1", "r1", "a", A, 1, true, T1);
     aStride1New = Fixtures.result("s2", "r2", "a", A, 1, true, T2);
     aStride2 = Fixtures.result("s1", "r1", "a", A, 2, true, T1);
@@ -73,20 +73,20 @@ class ViewQueriesTest {
   @Test
   void kernels_pairsWithAValidResultOnly_sorted() {
     assertThat(views.kernels()).containsExactly(
-        new ViewQueries.KernelParams("stride_copy_fp32", "elements=1024;stride=1"),
-        new ViewQueries.KernelParams("stride_copy_fp32", "elements=1024;stride=2"));
+        new ViewStore.KernelParams("stride_copy_fp32", "elements=1024;stride=1"),
+        new ViewStore.KernelParams("stride_copy_fp32", "elements=1024;stride=2"));
   }
 
   @Test
   void history_everyDeviceNewestFirst_limitKeepsTheNewest() {
-    List<ViewQueries.HistoryPoint> all = views.history("stride_copy_fp32", "elements=1024;stride=1", 100);
-    List<ViewQueries.HistoryPoint> two = views.history("stride_copy_fp32", "elements=1024;stride=1", 2);
+    List<ViewStore.HistoryPoint> all = views.history("stride_copy_fp32", "elements=1024;stride=1", 100);
+    List<ViewStore.HistoryPoint> two = views.history("stride_copy_fp32", "elements=1024;stride=1", 2);
 
-    assertThat(all).extracting(ViewQueries.HistoryPoint::resultId)
+    assertThat(all).extracting(ViewStore.HistoryPoint::resultId)
         .containsExactly(bStride1.id(), aStride1New.id(), aStride1Old.id());
-    assertThat(all.getFirst()).isEqualTo(new ViewQueries.HistoryPoint(bStride1.id(), B.id(), B.name(), T3,
+    assertThat(all.getFirst()).isEqualTo(new ViewStore.HistoryPoint(bStride1.id(), B.id(), B.name(), T3,
         bStride1.bandwidth()));
-    assertThat(two).extracting(ViewQueries.HistoryPoint::resultId).containsExactly(bStride1.id(), aStride1New.id());
+    assertThat(two).extracting(ViewStore.HistoryPoint::resultId).containsExactly(bStride1.id(), aStride1New.id());
     assertThat(views.history("stride_copy_fp32", "elements=1024;stride=4", 100)).as("invalid only").isEmpty();
   }
 }

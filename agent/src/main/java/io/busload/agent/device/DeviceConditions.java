@@ -7,13 +7,13 @@ package io.busload.agent.device;
  * @param throttling a throttle reason other than idle or a clock setting was active
  * @param shared another process had a context on the GPU
  */
-public record Conditions(String text, boolean throttling, boolean shared) {
-  public static Conditions notRecorded(String why) {
-    return new Conditions("not recorded: " + why, false, false);
+public record DeviceConditions(String text, boolean throttling, boolean shared) {
+  public static DeviceConditions notRecorded(String why) {
+    return new DeviceConditions("not recorded: " + why, false, false);
   }
 
   /** The warning a result carries, or null. */
-  public static String warning(Conditions before, Conditions after) {
+  public static String warning(DeviceConditions before, DeviceConditions after) {
     boolean throttling = before.throttling() || after.throttling();
     boolean shared = before.shared() || after.shared();
     if (!throttling && !shared) {

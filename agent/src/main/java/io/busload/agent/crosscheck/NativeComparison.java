@@ -16,7 +16,7 @@ import java.util.Map;
  * Joins the agent's CSV ({@code ./busload run --format csv}: kernel, params, valid, medianSeconds) with the
  * harness's ({@code kernel,params,median_s}) on (kernel, params).
  *
- * <p>Run: {@code java -cp agent.jar:lib/* io.busload.agent.crosscheck.Comparison agent.csv native.csv [more.csv]};
+ * <p>Run: {@code java -cp agent.jar:lib/* io.busload.agent.crosscheck.NativeComparison agent.csv native.csv [more.csv]};
  * exit 1 when a row is off by more than the tolerance or has no partner.
  *
  * <p>With more than one native CSV the native median of a kernel is the mean of the runs' medians. The GPU scripts
@@ -26,7 +26,7 @@ import java.util.Map;
  * particles-soa 1.1% off, while the same fatbin on an H200 was within 0.2%. Each row also prints the runs'
  * disagreement ({@link Row#nativeDrift()}) so the reader can see how stable the native reference itself was.
  */
-public final class Comparison {
+public final class NativeComparison {
   /** JCuda may differ from native CUDA C++ by this fraction of the native median. */
   public static final double TOLERANCE = 0.01;
 
@@ -61,7 +61,7 @@ public final class Comparison {
     }
   }
 
-  private Comparison() {}
+  private NativeComparison() {}
 
   /** Every row of the agent's CSV in its order, joined with the harness's medians. */
   public static List<Row> join(String agentCsv, String nativeCsv) {
@@ -152,7 +152,7 @@ public final class Comparison {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 2) {
-      System.err.println("usage: Comparison agent.csv native.csv [native-after.csv ...]");
+      System.err.println("usage: NativeComparison agent.csv native.csv [native-after.csv ...]");
       System.exit(2);
     }
     List<String> natives = new ArrayList<>();

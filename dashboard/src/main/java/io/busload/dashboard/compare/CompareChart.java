@@ -14,7 +14,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** The Compare chart: grouped bars per kernel family, one group of naive / coalesced / best per subject. */
-public final class Comparison {
+public final class CompareChart {
   /** What the bars measure. */
   public enum Scale {
     ABSOLUTE("GB/s"), FRACTION_OF_CEILING("% of measured ceiling"), FRACTION_OF_PEAK("% of theoretical peak"),
@@ -38,7 +38,7 @@ public final class Comparison {
      */
     Double ceiling() {
       Optional<KernelResult> memcpy = latest.stream()
-          .filter(r -> Families.MEMCPY.equals(r.kernel()) && r.bandwidth() != null).findFirst();
+          .filter(r -> FamilyForms.MEMCPY.equals(r.kernel()) && r.bandwidth() != null).findFirst();
       return memcpy.map(m -> latest.stream()
           .filter(r -> r.bandwidth() != null && (m.runId() == null || m.runId().equals(r.runId())))
           .mapToDouble(KernelResult::bandwidth).max().orElseThrow()).orElse(null);
@@ -50,12 +50,12 @@ public final class Comparison {
     }
 
     Map<String, List<KernelResult>> families() {
-      return latest.stream().filter(r -> Families.family(r.kernel()) != null)
-          .collect(Collectors.groupingBy(r -> Families.family(r.kernel()), TreeMap::new, Collectors.toList()));
+      return latest.stream().filter(r -> FamilyForms.family(r.kernel()) != null)
+          .collect(Collectors.groupingBy(r -> FamilyForms.family(r.kernel()), TreeMap::new, Collectors.toList()));
     }
   }
 
-  private Comparison() {}
+  private CompareChart() {}
 
   /** Keeps the first (newest) result per kernel and parameters; results come newest first from the coordinator. */
   public static List<KernelResult> latest(List<KernelResult> newestFirst) {
@@ -72,7 +72,7 @@ public final class Comparison {
     TreeSet<String> families = new TreeSet<>();
     subjects.forEach(s -> families.addAll(s.families().keySet()));
     List<PublishedFigures.Figure> shown = scale == Scale.ABSOLUTE ? published.stream()
-        .filter(f -> "GB/s".equals(f.unit()) && Families.publishedForm(f) != null).toList() : List.of();
+        .filter(f -> "GB/s".equals(f.unit()) && FamilyForms.publishedForm(f) != null).toList() : List.of();
     shown.forEach(f -> families.add(f.family()));
     List<String> categories = new ArrayList<>(families);
 
@@ -93,7 +93,7 @@ public final class Comparison {
         case FRACTION_OF_CEILING -> subject.ceiling() == null ? null : subject.ceiling() / 100;
         case FRACTION_OF_PEAK -> subject.peak() == null ? null : subject.peak() / 100;
       };
-      for (Families.Form form : Families.Form.values()) {
+      for (FamilyForms.Form form : FamilyForms.Form.values()) {
         ObjectNode bars = series.addObject()
             .put("id", subject.label() + "|" + form)
             .put("name", subject.label() + " " + form.name().toLowerCase())
@@ -101,7 +101,7 @@ public final class Comparison {
         ArrayNode data = bars.putArray("data");
         for (String family : categories) {
           Optional<KernelResult> pick = ceiling == null ? Optional.empty()
-              : Families.pick(form, byFamily.getOrDefault(family, List.of()));
+              : FamilyForms.pick(form, byFamily.getOrDefault(family, List.of()));
           Double perWatt = scale != Scale.PER_WATT || pick.isEmpty() || pick.get().energy() == null ? null
               : pick.get().energy().gigabytesPerSecondPerWatt(pick.get().bandwidth());
           if (scale == Scale.PER_WATT) {
@@ -119,7 +119,7 @@ public final class Comparison {
       }
     }
     Map<String, List<PublishedFigures.Figure>> bySource = shown.stream().collect(Collectors.groupingBy(
-        f -> "published: " + f.device() + " " + Families.publishedForm(f).name().toLowerCase() + " (" + f.source()
+        f -> "published: " + f.device() + " " + FamilyForms.publishedForm(f).name().toLowerCase() + " (" + f.source()
             + ")", LinkedHashMap::new, Collectors.toList()));
     bySource.forEach((name, figures) -> {
       ObjectNode bars = series.addObject().put("id", name).put("name", name).put("type", "bar");

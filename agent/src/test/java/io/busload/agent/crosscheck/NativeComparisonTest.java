@@ -9,7 +9,7 @@ import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ComparisonTest {
+class NativeComparisonTest {
   private static String agentRow(String kernel, String params, boolean valid, String median, String method) {
     return ",,,2026-11-22T00:00:00Z,cuda:0,NVIDIA H200," + kernel + "," + params + "," + valid + "," + median
         + ",1,1,0.001,20,8,1,8,\"" + method + "\",,\r\n";
@@ -32,7 +32,7 @@ class ComparisonTest {
 
   @Test
   void join_sameKernelAndParams_ratioIsBusloadOverNative() {
-    List<Comparison.Row> rows = Comparison.join(AGENT, NATIVE);
+    List<NativeComparison.Row> rows = NativeComparison.join(AGENT, NATIVE);
 
     assertThat(rows).hasSize(5);
     assertThat(rows.get(0).ratio()).isCloseTo(1.2819 / 1.2786, within(1e-9));
@@ -42,7 +42,7 @@ class ComparisonTest {
 
   @Test
   void join_ratioBeyondOnePercent_notWithin() {
-    Comparison.Row row = Comparison.join(AGENT, NATIVE).get(2);
+    NativeComparison.Row row = NativeComparison.join(AGENT, NATIVE).get(2);
 
     assertThat(row.ratio()).isCloseTo(3.0819 / 2.9, within(1e-9));
     assertThat(row.compared()).isTrue();
@@ -51,7 +51,7 @@ class ComparisonTest {
 
   @Test
   void join_invalidOrMissingNative_notComparedWithTheReason() {
-    List<Comparison.Row> rows = Comparison.join(AGENT, NATIVE);
+    List<NativeComparison.Row> rows = NativeComparison.join(AGENT, NATIVE);
 
     assertThat(rows.get(3).compared()).isFalse();
     assertThat(rows.get(3).note()).isEqualTo("not measured by Busload: unavailable: no cuBLAS");
@@ -62,7 +62,7 @@ class ComparisonTest {
   void print_table_perKernelRatioAndSummary() {
     StringWriter text = new StringWriter();
 
-    Comparison.print(Comparison.join(AGENT, NATIVE), new PrintWriter(text));
+    NativeComparison.print(NativeComparison.join(AGENT, NATIVE), new PrintWriter(text));
 
     assertThat(text.toString())
         .contains("| memcpy-d2d | size=67108864 | 128.19 | 127.86 | 1.0026 | yes |")
@@ -76,7 +76,7 @@ class ComparisonTest {
     String before = "kernel,params,median_s\nmemcpy-d2d,size=67108864,1.2700e-04\n";
     String after = "kernel,params,median_s\nmemcpy-d2d,size=67108864,1.2900e-04\n";
 
-    List<Comparison.Row> rows = Comparison.join(AGENT, List.of(before, after));
+    List<NativeComparison.Row> rows = NativeComparison.join(AGENT, List.of(before, after));
 
     assertThat(rows.get(0).nativeSeconds()).isCloseTo(1.28e-4, within(1e-12));
     assertThat(rows.get(0).nativeRuns()).containsExactly(1.27e-4, 1.29e-4);
@@ -84,7 +84,7 @@ class ComparisonTest {
     assertThat(rows.get(0).ratio()).isCloseTo(1.2819 / 1.28, within(1e-9));
     assertThat(rows.get(1).note()).isEqualTo("no native row");
     StringWriter text = new StringWriter();
-    Comparison.print(rows, new PrintWriter(text));
+    NativeComparison.print(rows, new PrintWriter(text));
     assertThat(text.toString()).contains("| memcpy-d2d | size=67108864 | 128.19 | 128.00 | 127.00 / 129.00 | 1.56% | 1.0015 | yes |");
   }
 }

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /** The read side that compares results: across device models, and against a device's own history. */
-public final class Analysis {
+public final class ComparisonStore {
   /**
    * The device-to-device copy every suite times first (kernels' Catalog): a run with a valid one has a measured
    * ceiling, the best bandwidth of any valid result of that run (agent's report.Ceilings says why memcpy
@@ -22,7 +22,7 @@ public final class Analysis {
 
   private final Database db;
 
-  public Analysis(Database db) {
+  public ComparisonStore(Database db) {
     this.db = db;
   }
 

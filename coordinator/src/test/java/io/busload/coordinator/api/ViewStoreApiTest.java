@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** GET /api/results/latest, /api/kernels and /api/history of a running coordinator, results sent by an agent. */
-class ViewQueriesApiTest {
+class ViewStoreApiTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
   @RegisterExtension final LocalCoordinator local = new LocalCoordinator();

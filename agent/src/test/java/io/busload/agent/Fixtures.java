@@ -5,7 +5,6 @@ import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.Energy;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
 import io.busload.protocol.StopReason;
@@ -38,13 +37,14 @@ final class Fixtures {
   static KernelResult result(String id, String kernel, Map<String, Object> params, boolean valid,
       List<String> mismatches, List<Double> samples) {
     double median = samples.isEmpty() ? 0 : samples.get(1);
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.fromString(id), "run-1", "sweep-1", "gpu1", "0.1.0",
-        "abc123", H100, "stride", kernel, params, valid, mismatches, median,
-        samples.isEmpty() ? 0 : samples.get(0), samples.isEmpty() ? 0 : samples.get(2),
-        samples.isEmpty() ? 0 : (samples.get(2) - samples.get(0)) / median, samples, samples.isEmpty() ? 0 : 20,
-        samples.isEmpty() ? 0 : 42, 67108864, 67108864, 134217728, valid ? 134217728 / median : null,
-        valid ? "warm-up 42 launches; 3 samples of 20 launches between one CUDA event pair; median, \"quoted\""
-            : "no timing: the output check or a device call failed",
-        Instant.parse("2026-11-22T01:00:00Z"));
+    return KernelResult.builder().id(UUID.fromString(id)).runId("run-1").sweepId("sweep-1").agentId("gpu1")
+        .agentVersion("0.1.0").fatbinHash("abc123").device(H100).suite("stride").kernel(kernel).params(params)
+        .valid(valid).mismatches(mismatches).medianSeconds(median)
+        .minSeconds(samples.isEmpty() ? 0 : samples.get(0)).maxSeconds(samples.isEmpty() ? 0 : samples.get(2))
+        .relativeSpread(samples.isEmpty() ? 0 : (samples.get(2) - samples.get(0)) / median).samples(samples)
+        .launchesPerSample(samples.isEmpty() ? 0 : 20).warmupLaunches(samples.isEmpty() ? 0 : 42)
+        .bytesRead(67108864).bytesWritten(67108864).bytes(134217728).bandwidth(valid ? 134217728 / median : null)
+        .method(valid ? "warm-up 42 launches; 3 samples of 20 launches between one CUDA event pair; median, \"quoted\"" : "no timing: the output check or a device call failed")
+        .measuredAt(Instant.parse("2026-11-22T01:00:00Z")).build();
   }
 }

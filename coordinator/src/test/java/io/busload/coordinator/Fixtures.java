@@ -47,20 +47,25 @@ public final class Fixtures {
       boolean valid, Instant measuredAt) {
     double median = 1.0e-4 * stride;
     long bytes = 8L << 20;
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, agentId, "0.1.0",
-        "fatbin-abc", device, "stride", stride == 0 ? "memcpy_d2d" : "stride_copy_fp32",
-        Map.of("stride", stride, "elements", 1024), valid,
-        valid ? List.of() : List.of("index 7: expected 1.5, got 0.0"),
-        median, median * 0.99, median * 1.02, 0.03, List.of(median * 0.99, median, median * 1.02), 10, 5,
-        bytes / 2, bytes / 2, bytes, bytes / median, "10 launches per event pair, median of 3 samples",
-        measuredAt.truncatedTo(ChronoUnit.MICROS));
+    return KernelResult.builder().id(UUID.randomUUID()).runId(runId).sweepId(sweepId).agentId(agentId)
+        .agentVersion("0.1.0").fatbinHash("fatbin-abc").device(device).suite("stride")
+        .kernel(stride == 0 ? "memcpy_d2d" : "stride_copy_fp32").params(Map.of("stride", stride, "elements", 1024))
+        .valid(valid).mismatches(valid ? List.of() : List.of("index 7: expected 1.5, got 0.0"))
+        .medianSeconds(median).minSeconds(median * 0.99).maxSeconds(median * 1.02).relativeSpread(0.03)
+        .samples(List.of(median * 0.99, median, median * 1.02)).launchesPerSample(10).warmupLaunches(5)
+        .bytesRead(bytes / 2).bytesWritten(bytes / 2).bytes(bytes).bandwidth(bytes / median)
+        .method("10 launches per event pair, median of 3 samples")
+        .measuredAt(measuredAt.truncatedTo(ChronoUnit.MICROS)).build();
   }
 
   public static KernelResult withSchemaVersion(KernelResult r, int version) {
-    return new KernelResult(version, r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(), r.fatbinHash(),
-        r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(), r.minSeconds(),
-        r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(), r.bytesRead(),
-        r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
+    return KernelResult.builder().schemaVersion(version).id(r.id()).runId(r.runId()).sweepId(r.sweepId())
+        .agentId(r.agentId()).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash()).device(r.device())
+        .suite(r.suite()).kernel(r.kernel()).params(r.params()).valid(r.valid()).mismatches(r.mismatches())
+        .medianSeconds(r.medianSeconds()).minSeconds(r.minSeconds()).maxSeconds(r.maxSeconds())
+        .relativeSpread(r.relativeSpread()).samples(r.samples()).launchesPerSample(r.launchesPerSample())
+        .warmupLaunches(r.warmupLaunches()).bytesRead(r.bytesRead()).bytesWritten(r.bytesWritten()).bytes(r.bytes())
+        .bandwidth(r.bandwidth()).method(r.method()).measuredAt(r.measuredAt()).build();
   }
 
   /** {@code result} as a sender whose clock said {@code measuredAt} would send it: the same id, another time. */

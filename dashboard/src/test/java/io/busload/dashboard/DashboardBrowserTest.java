@@ -14,7 +14,6 @@ import io.busload.dashboard.links.LinkResults;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
@@ -181,9 +180,12 @@ class DashboardBrowserTest {
     // From the agent that listed the device (host-c's devices are agent-c's): the coordinator stores an agent's result
     // only for its own device.
     String agentId = "agent-" + device.id().substring("host-".length(), device.id().indexOf('/'));
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, agentId, "0.1.0",
-        "fatbin-1", measured, "stride", kernel, params, true, List.of(), median, median * 0.99, median * 1.03, 0.04,
-        samples, 20, 5, bytes / 2, bytes / 2, bytes, bandwidth, "median of 5 samples of 20 launches", at);
+    return KernelResult.builder().id(UUID.randomUUID()).runId(runId).sweepId(sweepId).agentId(agentId)
+        .agentVersion("0.1.0").fatbinHash("fatbin-1").device(measured).suite("stride").kernel(kernel).params(params)
+        .valid(true).mismatches(List.of()).medianSeconds(median).minSeconds(median * 0.99).maxSeconds(median * 1.03)
+        .relativeSpread(0.04).samples(samples).launchesPerSample(20).warmupLaunches(5).bytesRead(bytes / 2)
+        .bytesWritten(bytes / 2).bytes(bytes).bandwidth(bandwidth).method("median of 5 samples of 20 launches")
+        .measuredAt(at).build();
   }
 
   private String url(String path) {
@@ -372,10 +374,12 @@ class DashboardBrowserTest {
   @Test
   @Order(6)
   void runView_liveRun_boxPlotPerKernelValidityMismatchesFingerprintExportAndCounters() throws Exception {
-    KernelResult bad = new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), liveRun.runId(),
-        liveRun.sweepId(), "agent-b", "0.1.0", "fatbin-1", H200, "stride", "offset-copy-fp32", Map.of("offset", 1),
-        false, List.of("out[17]: expected 0.25, got 0.0"), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 20, 5, 1, 1, 2, null,
-        "median of 1 sample", Instant.now());
+    KernelResult bad = KernelResult.builder().id(UUID.randomUUID()).runId(liveRun.runId())
+        .sweepId(liveRun.sweepId()).agentId("agent-b").agentVersion("0.1.0").fatbinHash("fatbin-1").device(H200)
+        .suite("stride").kernel("offset-copy-fp32").params(Map.of("offset", 1)).valid(false)
+        .mismatches(List.of("out[17]: expected 0.25, got 0.0")).medianSeconds(1e-4).minSeconds(1e-4)
+        .maxSeconds(1e-4).relativeSpread(0).samples(List.of(1e-4)).launchesPerSample(20).warmupLaunches(5)
+        .bytesRead(1).bytesWritten(1).bytes(2).method("median of 1 sample").measuredAt(Instant.now()).build();
     agentB.result(bad);
     // Two profiled results, through the coordinator's intake, store (result_counters) and REST like any other.
     // Test data, not ncu output: one as modelled, one whose loads take 8 sectors where the model says 5.
@@ -781,9 +785,13 @@ class DashboardBrowserTest {
   /** A result as another agent sends it for one of its runs: the measurement unchanged. */
   private static KernelResult readdressed(KernelResult r, RunRequest run, String agentId, DeviceInfo device,
       Instant at) {
-    return new KernelResult(r.schemaVersion(), r.id(), run.runId(), run.sweepId(), agentId, r.agentVersion(),
-        r.fatbinHash(), device, r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(),
-        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(),
-        r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), at);
+    return KernelResult.builder().schemaVersion(r.schemaVersion()).id(r.id()).runId(run.runId())
+        .sweepId(run.sweepId()).agentId(agentId).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash())
+        .device(device).suite(r.suite()).kernel(r.kernel()).params(r.params()).valid(r.valid())
+        .mismatches(r.mismatches()).medianSeconds(r.medianSeconds()).minSeconds(r.minSeconds())
+        .maxSeconds(r.maxSeconds()).relativeSpread(r.relativeSpread()).samples(r.samples())
+        .launchesPerSample(r.launchesPerSample()).warmupLaunches(r.warmupLaunches()).bytesRead(r.bytesRead())
+        .bytesWritten(r.bytesWritten()).bytes(r.bytes()).bandwidth(r.bandwidth()).method(r.method()).measuredAt(at)
+        .build();
   }
 }

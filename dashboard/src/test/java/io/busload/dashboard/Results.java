@@ -2,7 +2,6 @@ package io.busload.dashboard;
 
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +25,12 @@ public final class Results {
   public static KernelResult result(String sweepId, DeviceInfo device, String kernel, Map<String, Object> params,
       boolean valid, double bandwidth, Instant at) {
     long bytes = 2L * 4 * (1L << 24);
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "run-" + device.id(), sweepId, "agent-a",
-        "0.1.0", "fatbin", device, "stride", kernel, params, valid,
-        valid ? List.of() : List.of("out[3]: expected 1.0, got 2.0"), bytes / bandwidth, bytes / bandwidth,
-        bytes / bandwidth, 0.001, List.of(bytes / bandwidth), 10, 3, bytes / 2, bytes / 2, bytes, bandwidth,
-        "median of 1 sample", at);
+    return KernelResult.builder().id(UUID.randomUUID()).runId("run-" + device.id()).sweepId(sweepId)
+        .agentId("agent-a").agentVersion("0.1.0").fatbinHash("fatbin").device(device).suite("stride").kernel(kernel)
+        .params(params).valid(valid).mismatches(valid ? List.of() : List.of("out[3]: expected 1.0, got 2.0"))
+        .medianSeconds(bytes / bandwidth).minSeconds(bytes / bandwidth).maxSeconds(bytes / bandwidth)
+        .relativeSpread(0.001).samples(List.of(bytes / bandwidth)).launchesPerSample(10).warmupLaunches(3)
+        .bytesRead(bytes / 2).bytesWritten(bytes / 2).bytes(bytes).bandwidth(bandwidth).method("median of 1 sample")
+        .measuredAt(at).build();
   }
 }

@@ -395,9 +395,12 @@ class ScaleViewsBrowserTest {
     double bandwidth = peak / Math.min(stride, 32) * (1 + ((n * 7919) % 100 - 50) / 5000.0);
     long bytes = 2L * 4 * (1L << 24);
     double median = bytes / bandwidth;
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "run-" + device.id(), sweep, hello.agentId(),
-        "0.9.1", "fatbin-1", device, "stride", "stride_copy_fp32", Map.of("elements", 1 << 24, "stride", stride),
-        true, List.of(), median, median * 0.99, median * 1.01, 0.02, List.of(median * 0.99, median, median * 1.01),
-        20, 5, bytes / 2, bytes / 2, bytes, bandwidth, "median of 3 samples of 20 launches", Instant.now());
+    return KernelResult.builder().id(UUID.randomUUID()).runId("run-" + device.id()).sweepId(sweep)
+        .agentId(hello.agentId()).agentVersion("0.9.1").fatbinHash("fatbin-1").device(device).suite("stride")
+        .kernel("stride_copy_fp32").params(Map.of("elements", 1 << 24, "stride", stride)).valid(true)
+        .mismatches(List.of()).medianSeconds(median).minSeconds(median * 0.99).maxSeconds(median * 1.01)
+        .relativeSpread(0.02).samples(List.of(median * 0.99, median, median * 1.01)).launchesPerSample(20)
+        .warmupLaunches(5).bytesRead(bytes / 2).bytesWritten(bytes / 2).bytes(bytes).bandwidth(bandwidth)
+        .method("median of 3 samples of 20 launches").measuredAt(Instant.now()).build();
   }
 }

@@ -92,87 +92,251 @@ public record KernelResult(
     }
   }
 
-  /** A result without an energy reading: every one that is not a GPU's measured case. */
-  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
-      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
-      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
-      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
-      Double bandwidth, String method, Instant measuredAt, Counters counters, Origin origin, ResultStatus status,
-      Sampling sampling) {
-    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
-        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
-        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, status, sampling, null);
+  /**
+   * A result built field by field, by name: the schema version of this build, no params, mismatches or samples, and
+   * null for every optional part until set.
+   */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** A result with counters and origin, its status implied by its other fields (results that carry no status). */
-  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
-      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
-      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
-      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
-      Double bandwidth, String method, Instant measuredAt, Counters counters, Origin origin) {
-    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
-        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
-        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, null, null);
+  /** A builder holding every field of this result, to change some. */
+  public Builder toBuilder() {
+    return new Builder().schemaVersion(schemaVersion).id(id).runId(runId).sweepId(sweepId).agentId(agentId)
+        .agentVersion(agentVersion).fatbinHash(fatbinHash).device(device).suite(suite).kernel(kernel).params(params)
+        .valid(valid).mismatches(mismatches).medianSeconds(medianSeconds).minSeconds(minSeconds)
+        .maxSeconds(maxSeconds).relativeSpread(relativeSpread).samples(samples).launchesPerSample(launchesPerSample)
+        .warmupLaunches(warmupLaunches).bytesRead(bytesRead).bytesWritten(bytesWritten).bytes(bytes)
+        .bandwidth(bandwidth).method(method).measuredAt(measuredAt).counters(counters).origin(origin).status(status)
+        .sampling(sampling).energy(energy);
   }
 
-  /** A result without counters: every result not profiled, as results were before counters existed. */
-  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
-      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
-      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
-      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
-      Double bandwidth, String method, Instant measuredAt) {
-    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
-        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
-        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, null, null);
-  }
+  /** Sets the fields of a {@link KernelResult} by name; {@link #build} checks them as the record does. */
+  public static final class Builder {
+    private int schemaVersion = Protocol.SCHEMA_VERSION;
+    private UUID id;
+    private String runId;
+    private String sweepId;
+    private String agentId;
+    private String agentVersion;
+    private String fatbinHash;
+    private DeviceInfo device;
+    private String suite;
+    private String kernel;
+    private Map<String, Object> params = Map.of();
+    private boolean valid;
+    private List<String> mismatches = List.of();
+    private double medianSeconds;
+    private double minSeconds;
+    private double maxSeconds;
+    private double relativeSpread;
+    private List<Double> samples = List.of();
+    private int launchesPerSample;
+    private int warmupLaunches;
+    private long bytesRead;
+    private long bytesWritten;
+    private long bytes;
+    private Double bandwidth;
+    private String method;
+    private Instant measuredAt;
+    private Counters counters;
+    private Origin origin;
+    private ResultStatus status;
+    private Sampling sampling;
+    private Energy energy;
 
-  /** A result as an agent sends it: counters where profiled, no origin. */
-  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
-      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
-      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
-      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
-      Double bandwidth, String method, Instant measuredAt, Counters counters) {
-    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
-        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
-        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, null);
+    private Builder() {}
+
+    public Builder schemaVersion(int value) {
+      schemaVersion = value;
+      return this;
+    }
+
+    public Builder id(UUID value) {
+      id = value;
+      return this;
+    }
+
+    public Builder runId(String value) {
+      runId = value;
+      return this;
+    }
+
+    public Builder sweepId(String value) {
+      sweepId = value;
+      return this;
+    }
+
+    public Builder agentId(String value) {
+      agentId = value;
+      return this;
+    }
+
+    public Builder agentVersion(String value) {
+      agentVersion = value;
+      return this;
+    }
+
+    public Builder fatbinHash(String value) {
+      fatbinHash = value;
+      return this;
+    }
+
+    public Builder device(DeviceInfo value) {
+      device = value;
+      return this;
+    }
+
+    public Builder suite(String value) {
+      suite = value;
+      return this;
+    }
+
+    public Builder kernel(String value) {
+      kernel = value;
+      return this;
+    }
+
+    public Builder params(Map<String, Object> value) {
+      params = value;
+      return this;
+    }
+
+    public Builder valid(boolean value) {
+      valid = value;
+      return this;
+    }
+
+    public Builder mismatches(List<String> value) {
+      mismatches = value;
+      return this;
+    }
+
+    public Builder medianSeconds(double value) {
+      medianSeconds = value;
+      return this;
+    }
+
+    public Builder minSeconds(double value) {
+      minSeconds = value;
+      return this;
+    }
+
+    public Builder maxSeconds(double value) {
+      maxSeconds = value;
+      return this;
+    }
+
+    public Builder relativeSpread(double value) {
+      relativeSpread = value;
+      return this;
+    }
+
+    public Builder samples(List<Double> value) {
+      samples = value;
+      return this;
+    }
+
+    public Builder launchesPerSample(int value) {
+      launchesPerSample = value;
+      return this;
+    }
+
+    public Builder warmupLaunches(int value) {
+      warmupLaunches = value;
+      return this;
+    }
+
+    public Builder bytesRead(long value) {
+      bytesRead = value;
+      return this;
+    }
+
+    public Builder bytesWritten(long value) {
+      bytesWritten = value;
+      return this;
+    }
+
+    public Builder bytes(long value) {
+      bytes = value;
+      return this;
+    }
+
+    public Builder bandwidth(Double value) {
+      bandwidth = value;
+      return this;
+    }
+
+    public Builder method(String value) {
+      method = value;
+      return this;
+    }
+
+    public Builder measuredAt(Instant value) {
+      measuredAt = value;
+      return this;
+    }
+
+    public Builder counters(Counters value) {
+      counters = value;
+      return this;
+    }
+
+    public Builder origin(Origin value) {
+      origin = value;
+      return this;
+    }
+
+    public Builder status(ResultStatus value) {
+      status = value;
+      return this;
+    }
+
+    public Builder sampling(Sampling value) {
+      sampling = value;
+      return this;
+    }
+
+    public Builder energy(Energy value) {
+      energy = value;
+      return this;
+    }
+
+    public KernelResult build() {
+      return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
+          kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
+          launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
+          origin, status, sampling, energy);
+    }
   }
 
   /** This result with {@code value} as its counters (null: none). */
   public KernelResult withCounters(Counters value) {
-    return copy(runId, sweepId, method, value, origin, status, sampling, energy);
+    return toBuilder().counters(value).build();
   }
 
   /** This result with {@code value} as its origin (null: a fleet result). */
   public KernelResult withOrigin(Origin value) {
-    return copy(runId, sweepId, method, counters, value, status, sampling, energy);
+    return toBuilder().origin(value).build();
   }
 
   /** This result as part of run {@code newRunId} of sweep {@code newSweepId}. */
   public KernelResult withRun(String newRunId, String newSweepId) {
-    return copy(newRunId, newSweepId, method, counters, origin, status, sampling, energy);
+    return toBuilder().runId(newRunId).sweepId(newSweepId).build();
   }
 
   /** This result with {@code value} as its method, in words. */
   public KernelResult withMethod(String value) {
-    return copy(runId, sweepId, value, counters, origin, status, sampling, energy);
+    return toBuilder().method(value).build();
   }
 
   /** This result with its status and how it was sampled. */
   public KernelResult withSampling(ResultStatus newStatus, Sampling value) {
-    return copy(runId, sweepId, method, counters, origin, newStatus, value, energy);
+    return toBuilder().status(newStatus).sampling(value).build();
   }
 
   /** This result with what its case drew (null: not read). */
   public KernelResult withEnergy(Energy value) {
-    return copy(runId, sweepId, method, counters, origin, status, sampling, value);
-  }
-
-  /** This measurement with the fields that may change after it was taken replaced. */
-  private KernelResult copy(String newRunId, String newSweepId, String newMethod, Counters newCounters,
-      Origin newOrigin, ResultStatus newStatus, Sampling newSampling, Energy newEnergy) {
-    return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
-        kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
-        launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, newMethod, measuredAt,
-        newCounters, newOrigin, newStatus, newSampling, newEnergy);
+    return toBuilder().energy(value).build();
   }
 }

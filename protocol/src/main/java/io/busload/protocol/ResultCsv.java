@@ -278,14 +278,18 @@ public final class ResultCsv {
     ResultStatus status = status(cells);
     Sampling sampling = sampling(cells, device);
     try {
-      return new KernelResult(integer(cells, "schemaVersion"), uuid(cells, "id"), text(cells, "runId"),
-        text(cells, "sweepId"), text(cells, "agentId"), text(cells, "agentVersion"), text(cells, "fatbinHash"), device,
-        text(cells, "suite"), text(cells, "kernel"), params(cells, "params"), bool(cells, "valid"),
-        strings(cells, "mismatches"), real(cells, "medianSeconds"), real(cells, "minSeconds"),
-        real(cells, "maxSeconds"), real(cells, "relativeSpread"), samples, integer(cells, "launchesPerSample"),
-        integer(cells, "warmupLaunches"), whole(cells, "bytesRead"), whole(cells, "bytesWritten"),
-        whole(cells, "bytes"), bandwidth.isEmpty() ? null : real(cells, "bandwidth"), text(cells, "method"),
-        instant(cells, "measuredAt"), counters(cells, "counters"), null, status, sampling, energy(cells));
+      return KernelResult.builder().schemaVersion(integer(cells, "schemaVersion")).id(uuid(cells, "id"))
+          .runId(text(cells, "runId")).sweepId(text(cells, "sweepId")).agentId(text(cells, "agentId"))
+          .agentVersion(text(cells, "agentVersion")).fatbinHash(text(cells, "fatbinHash")).device(device)
+          .suite(text(cells, "suite")).kernel(text(cells, "kernel")).params(params(cells, "params"))
+          .valid(bool(cells, "valid")).mismatches(strings(cells, "mismatches"))
+          .medianSeconds(real(cells, "medianSeconds")).minSeconds(real(cells, "minSeconds"))
+          .maxSeconds(real(cells, "maxSeconds")).relativeSpread(real(cells, "relativeSpread")).samples(samples)
+          .launchesPerSample(integer(cells, "launchesPerSample")).warmupLaunches(integer(cells, "warmupLaunches"))
+          .bytesRead(whole(cells, "bytesRead")).bytesWritten(whole(cells, "bytesWritten"))
+          .bytes(whole(cells, "bytes")).bandwidth(bandwidth.isEmpty() ? null : real(cells, "bandwidth"))
+          .method(text(cells, "method")).measuredAt(instant(cells, "measuredAt"))
+          .counters(counters(cells, "counters")).status(status).sampling(sampling).energy(energy(cells)).build();
     } catch (IllegalArgumentException e) {
       throw e instanceof BadCell ? e : new BadCell("status", e.getMessage().replaceFirst("^status: ", ""));
     }

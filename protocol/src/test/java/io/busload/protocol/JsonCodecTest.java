@@ -15,10 +15,13 @@ class JsonCodecTest {
       1L << 30, 0, 0, 0, "6.1");
 
   static KernelResult result(boolean valid) {
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "r1", "s1", "a1", "0.1.0", "abc", CPU,
-        "stride", "stride-copy-fp32", Map.of("stride", 4, "elements", 1024L), valid,
-        valid ? List.of() : List.of("out[3]: expected 1.0, got 2.0"), 1e-3, 0.9e-3, 1.1e-3, 0.2,
-        List.of(1e-3, 0.9e-3, 1.1e-3), 10, 3, 4096, 4096, 8192, valid ? 8.192e6 : 1.0, "median of 3", Instant.now());
+    return KernelResult.builder().id(UUID.randomUUID()).runId("r1").sweepId("s1").agentId("a1")
+        .agentVersion("0.1.0").fatbinHash("abc").device(CPU).suite("stride").kernel("stride-copy-fp32")
+        .params(Map.of("stride", 4, "elements", 1024L)).valid(valid)
+        .mismatches(valid ? List.of() : List.of("out[3]: expected 1.0, got 2.0")).medianSeconds(1e-3)
+        .minSeconds(0.9e-3).maxSeconds(1.1e-3).relativeSpread(0.2).samples(List.of(1e-3, 0.9e-3, 1.1e-3))
+        .launchesPerSample(10).warmupLaunches(3).bytesRead(4096).bytesWritten(4096).bytes(8192)
+        .bandwidth(valid ? 8.192e6 : 1.0).method("median of 3").measuredAt(Instant.now()).build();
   }
 
   @Test

@@ -18,11 +18,14 @@ class ResultCsvTest {
   private static KernelResult profiled() {
     Counters counters = new Counters(4.0, 4.0, 4.0, 4.0, 1.0e6, 1.1e6, 2.0e6, 2.0e6, true,
         List.of("loads: 8 sectors per request, model 4"), List.of("stride_copy"), "ncu, one launch");
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), null, null, "gpu1", "0.1.0", "abc",
-        GPU, "stride", "stride-copy-fp32", Map.of("size", 16777216L, "stride", 4L, "layout", "aos", "flush", true),
-        true, List.of(), 6.2e-5, 6.0e-5, 6.4e-5, 0.0645, List.of(6.0e-5, 6.2e-5, 6.4e-5), 20, 42, 1L << 26,
-        1L << 26, 1L << 27, (1L << 27) / 6.2e-5, "warm-up 42 launches; clocks 1980 MHz, \"quoted\"",
-        Instant.parse("2026-11-22T01:00:00.123456Z"), counters);
+    return KernelResult.builder().id(UUID.randomUUID()).agentId("gpu1").agentVersion("0.1.0").fatbinHash("abc")
+        .device(GPU).suite("stride").kernel("stride-copy-fp32")
+        .params(Map.of("size", 16777216L, "stride", 4L, "layout", "aos", "flush", true)).valid(true)
+        .mismatches(List.of()).medianSeconds(6.2e-5).minSeconds(6.0e-5).maxSeconds(6.4e-5).relativeSpread(0.0645)
+        .samples(List.of(6.0e-5, 6.2e-5, 6.4e-5)).launchesPerSample(20).warmupLaunches(42).bytesRead(1L << 26)
+        .bytesWritten(1L << 26).bytes(1L << 27).bandwidth((1L << 27) / 6.2e-5)
+        .method("warm-up 42 launches; clocks 1980 MHz, \"quoted\"")
+        .measuredAt(Instant.parse("2026-11-22T01:00:00.123456Z")).counters(counters).build();
   }
 
   private static Map<String, String> cells(KernelResult r, List<String> columns) {
@@ -53,10 +56,13 @@ class ResultCsvTest {
   @Test
   void read_invalidResultWithMismatches_sameResult() {
     KernelResult p = profiled();
-    KernelResult invalid = new KernelResult(p.schemaVersion(), p.id(), "run-1", "sweep-1", p.agentId(),
-        p.agentVersion(), p.fatbinHash(), p.device(), p.suite(), p.kernel(), p.params(), false,
-        List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ; \"x\""), 0, 0, 0, 0, List.of(), 0,
-        0, 1, 1, 2, null, "no timing", p.measuredAt());
+    KernelResult invalid = KernelResult.builder().schemaVersion(p.schemaVersion()).id(p.id()).runId("run-1")
+        .sweepId("sweep-1").agentId(p.agentId()).agentVersion(p.agentVersion()).fatbinHash(p.fatbinHash())
+        .device(p.device()).suite(p.suite()).kernel(p.kernel()).params(p.params()).valid(false)
+        .mismatches(List.of("out[7]: expected 1.5, got 0.25", "1 of 16777216 elements differ; \"x\""))
+        .medianSeconds(0).minSeconds(0).maxSeconds(0).relativeSpread(0).samples(List.of()).launchesPerSample(0)
+        .warmupLaunches(0).bytesRead(1).bytesWritten(1).bytes(2).method("no timing").measuredAt(p.measuredAt())
+        .build();
 
     assertThat(ResultCsv.read(cells(invalid, all())::get)).isEqualTo(invalid);
   }
@@ -109,11 +115,14 @@ class ResultCsvTest {
   @Test
   void read_cellsWithSampling_sameResult() {
     KernelResult timed = timed();
-    KernelResult original = new KernelResult(timed.schemaVersion(), timed.id(), null, null, "gpu1", "0.1.0",
-        "abc", GPU, "stride", "stride-copy-fp32", Map.of("size", 1L), true, List.of(), 1, 1, 1, 0, List.of(1.0), 1,
-        1, 1, 1, 2, 2.0, "m", Instant.parse("2026-11-22T01:00:00Z"), null, null, ResultStatus.MEASURED,
-        new Sampling(5, 0, 1, StopReason.TIME_CAP, Clocks.notRead("no NVML"),
-            CacheResidency.of(8L << 20, GPU.l2Bytes(), true)));
+    KernelResult original = KernelResult.builder().schemaVersion(timed.schemaVersion()).id(timed.id())
+        .agentId("gpu1").agentVersion("0.1.0").fatbinHash("abc").device(GPU).suite("stride")
+        .kernel("stride-copy-fp32").params(Map.of("size", 1L)).valid(true).mismatches(List.of()).medianSeconds(1)
+        .minSeconds(1).maxSeconds(1).relativeSpread(0).samples(List.of(1.0)).launchesPerSample(1).warmupLaunches(1)
+        .bytesRead(1).bytesWritten(1).bytes(2).bandwidth(2.0).method("m")
+        .measuredAt(Instant.parse("2026-11-22T01:00:00Z")).status(ResultStatus.MEASURED)
+        .sampling(new Sampling(5, 0, 1, StopReason.TIME_CAP, Clocks.notRead("no NVML"), CacheResidency.of(8L << 20, GPU.l2Bytes(), true)))
+        .build();
 
     KernelResult back = ResultCsv.read(cells(original, withSampling())::get);
 
@@ -124,9 +133,12 @@ class ResultCsvTest {
   @Test
   void read_fileWithoutSamplingColumns_statusFromItsFieldsAndNoSampling() {
     KernelResult p = profiled();
-    KernelResult skipped = new KernelResult(p.schemaVersion(), p.id(), null, null, p.agentId(), p.agentVersion(),
-        p.fatbinHash(), p.device(), p.suite(), p.kernel(), p.params(), false, List.of("skipped: size"), 0, 0, 0, 0,
-        List.of(), 0, 0, 0, 0, 0, null, "skipped: size: needs 9 GB, 8 GB free", p.measuredAt());
+    KernelResult skipped = KernelResult.builder().schemaVersion(p.schemaVersion()).id(p.id()).agentId(p.agentId())
+        .agentVersion(p.agentVersion()).fatbinHash(p.fatbinHash()).device(p.device()).suite(p.suite())
+        .kernel(p.kernel()).params(p.params()).valid(false).mismatches(List.of("skipped: size")).medianSeconds(0)
+        .minSeconds(0).maxSeconds(0).relativeSpread(0).samples(List.of()).launchesPerSample(0).warmupLaunches(0)
+        .bytesRead(0).bytesWritten(0).bytes(0).method("skipped: size: needs 9 GB, 8 GB free")
+        .measuredAt(p.measuredAt()).build();
 
     assertThat(ResultCsv.read(cells(p, all())::get).sampling()).isNull();
     assertThat(ResultCsv.read(cells(skipped, all())::get).status()).isEqualTo(ResultStatus.SKIPPED);

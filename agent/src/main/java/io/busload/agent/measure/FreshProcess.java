@@ -27,11 +27,15 @@ public final class FreshProcess implements Measurement.Continuation {
 
   /** A child's result as this run's: the child measured without the run's ids. */
   public static KernelResult stamped(KernelResult r, RunContext context) {
-    return new KernelResult(r.schemaVersion(), r.id(), context.runId(), context.sweepId(), context.agentId(),
-        r.agentVersion(), r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(),
-        r.medianSeconds(), r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(),
-        r.warmupLaunches(), r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt(),
-        r.counters(), r.origin(), r.status(), r.sampling(), r.energy());
+    return KernelResult.builder().schemaVersion(r.schemaVersion()).id(r.id()).runId(context.runId())
+        .sweepId(context.sweepId()).agentId(context.agentId()).agentVersion(r.agentVersion())
+        .fatbinHash(r.fatbinHash()).device(r.device()).suite(r.suite()).kernel(r.kernel()).params(r.params())
+        .valid(r.valid()).mismatches(r.mismatches()).medianSeconds(r.medianSeconds()).minSeconds(r.minSeconds())
+        .maxSeconds(r.maxSeconds()).relativeSpread(r.relativeSpread()).samples(r.samples())
+        .launchesPerSample(r.launchesPerSample()).warmupLaunches(r.warmupLaunches()).bytesRead(r.bytesRead())
+        .bytesWritten(r.bytesWritten()).bytes(r.bytes()).bandwidth(r.bandwidth()).method(r.method())
+        .measuredAt(r.measuredAt()).counters(r.counters()).origin(r.origin()).status(r.status())
+        .sampling(r.sampling()).energy(r.energy()).build();
   }
 
   /** The child's command line, for the log and for tests. */

@@ -12,7 +12,6 @@ import io.busload.kernels.Check;
 import io.busload.kernels.Program;
 import io.busload.kernels.Traffic;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
 import java.time.Instant;
@@ -309,10 +308,12 @@ public final class Measurement {
     Map<String, Object> params = new LinkedHashMap<>(planned.kernelCase().params());
     params.put("size", planned.size());
     Double bandwidth = valid && median > 0 ? traffic.bytes() / median : null;
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), context.runId(), context.sweepId(),
-        context.agentId(), context.agentVersion(), fatbinHash, device.info(), suite,
-        planned.kernelCase().spec().name(), params, valid, mismatches, median, min, max, spread, samples, launches,
-        warmup, traffic.bytesRead(), traffic.bytesWritten(), traffic.bytes(), bandwidth, method, Instant.now(), null,
-        null, status, sampling);
+    return KernelResult.builder().id(UUID.randomUUID()).runId(context.runId()).sweepId(context.sweepId())
+        .agentId(context.agentId()).agentVersion(context.agentVersion()).fatbinHash(fatbinHash)
+        .device(device.info()).suite(suite).kernel(planned.kernelCase().spec().name()).params(params).valid(valid)
+        .mismatches(mismatches).medianSeconds(median).minSeconds(min).maxSeconds(max).relativeSpread(spread)
+        .samples(samples).launchesPerSample(launches).warmupLaunches(warmup).bytesRead(traffic.bytesRead())
+        .bytesWritten(traffic.bytesWritten()).bytes(traffic.bytes()).bandwidth(bandwidth).method(method)
+        .measuredAt(Instant.now()).status(status).sampling(sampling).build();
   }
 }

@@ -211,10 +211,12 @@ class AgentTlsTest {
   }
 
   private static KernelResult result() {
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), null, null, "held-agent", "test", "hash",
-        CpuDevice.create("tls-host").info(), "stride", "stride_copy_fp32", Map.of("stride", 2, "elements", 1024),
-        true, List.of(), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 1, 1, 4096, 4096, 8192, 8192 / 1e-4, "test",
-        Instant.now());
+    return KernelResult.builder().id(UUID.randomUUID()).agentId("held-agent").agentVersion("test")
+        .fatbinHash("hash").device(CpuDevice.create("tls-host").info()).suite("stride").kernel("stride_copy_fp32")
+        .params(Map.of("stride", 2, "elements", 1024)).valid(true).mismatches(List.of()).medianSeconds(1e-4)
+        .minSeconds(1e-4).maxSeconds(1e-4).relativeSpread(0).samples(List.of(1e-4)).launchesPerSample(1)
+        .warmupLaunches(1).bytesRead(4096).bytesWritten(4096).bytes(8192).bandwidth(8192 / 1e-4).method("test")
+        .measuredAt(Instant.now()).build();
   }
 
   private static void awaitRegistrations(Vertx vertx, String address, int nodes) throws Exception {

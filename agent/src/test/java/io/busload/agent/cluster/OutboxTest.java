@@ -213,9 +213,11 @@ class OutboxTest {
   }
 
   private static KernelResult result() {
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), null, null, "outbox-agent", "test", "hash",
-        CpuDevice.create("outbox-host").info(), "stride", "stride_copy_fp32", Map.of("stride", 2, "elements", 1024),
-        true, List.of(), 1e-4, 1e-4, 1e-4, 0, List.of(1e-4), 1, 1, 4096, 4096, 8192, 8192 / 1e-4, "test",
-        Instant.now());
+    return KernelResult.builder().id(UUID.randomUUID()).agentId("outbox-agent").agentVersion("test")
+        .fatbinHash("hash").device(CpuDevice.create("outbox-host").info()).suite("stride")
+        .kernel("stride_copy_fp32").params(Map.of("stride", 2, "elements", 1024)).valid(true).mismatches(List.of())
+        .medianSeconds(1e-4).minSeconds(1e-4).maxSeconds(1e-4).relativeSpread(0).samples(List.of(1e-4))
+        .launchesPerSample(1).warmupLaunches(1).bytesRead(4096).bytesWritten(4096).bytes(8192)
+        .bandwidth(8192 / 1e-4).method("test").measuredAt(Instant.now()).build();
   }
 }

@@ -8,7 +8,6 @@ import io.busload.kernels.SuiteOptions;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,9 +76,12 @@ class ProfileCountersTest {
   private static KernelResult result(Plan.Planned planned) {
     Map<String, Object> params = new LinkedHashMap<>(planned.kernelCase().params());
     params.put("size", planned.size());
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "run-1", "sweep-1", "agent", "0.1.0",
-        "fatbin", H200, "stride", planned.kernelCase().spec().name(), params, true, List.of(), 1e-5, 1e-5, 1e-5,
-        0, List.of(1e-5), 1, 1, 8 * N, 4 * N, 12 * N, 1e12, "test", Instant.parse("2026-11-22T00:00:00Z"));
+    return KernelResult.builder().id(UUID.randomUUID()).runId("run-1").sweepId("sweep-1").agentId("agent")
+        .agentVersion("0.1.0").fatbinHash("fatbin").device(H200).suite("stride")
+        .kernel(planned.kernelCase().spec().name()).params(params).valid(true).mismatches(List.of())
+        .medianSeconds(1e-5).minSeconds(1e-5).maxSeconds(1e-5).relativeSpread(0).samples(List.of(1e-5))
+        .launchesPerSample(1).warmupLaunches(1).bytesRead(8 * N).bytesWritten(4 * N).bytes(12 * N).bandwidth(1e12)
+        .method("test").measuredAt(Instant.parse("2026-11-22T00:00:00Z")).build();
   }
 
   private List<KernelResult> attached() {

@@ -38,10 +38,13 @@ class RegressionCheckTest {
     KernelResult r = Fixtures.result("s", "r", "a", new DeviceInfo(GPU.id(), GPU.kind(), GPU.name(), GPU.uuid(),
         GPU.computeCapability(), GPU.multiprocessors(), GPU.l2Bytes(), GPU.memoryBytes(), GPU.memoryClockHz(),
         GPU.busWidthBits(), GPU.theoreticalPeakBytesPerSecond(), driver), 4, true, NOW);
-    return new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(),
-        r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), true, List.of(), r.medianSeconds(),
-        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), r.samples(), r.launchesPerSample(), r.warmupLaunches(),
-        r.bytesRead(), r.bytesWritten(), r.bytes(), bandwidth, method, r.measuredAt());
+    return KernelResult.builder().schemaVersion(r.schemaVersion()).id(r.id()).runId(r.runId()).sweepId(r.sweepId())
+        .agentId(r.agentId()).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash()).device(r.device())
+        .suite(r.suite()).kernel(r.kernel()).params(r.params()).valid(true).mismatches(List.of())
+        .medianSeconds(r.medianSeconds()).minSeconds(r.minSeconds()).maxSeconds(r.maxSeconds())
+        .relativeSpread(r.relativeSpread()).samples(r.samples()).launchesPerSample(r.launchesPerSample())
+        .warmupLaunches(r.warmupLaunches()).bytesRead(r.bytesRead()).bytesWritten(r.bytesWritten()).bytes(r.bytes())
+        .bandwidth(bandwidth).method(method).measuredAt(r.measuredAt()).build();
   }
 
   @Test

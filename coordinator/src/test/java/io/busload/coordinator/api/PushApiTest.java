@@ -269,11 +269,15 @@ class PushApiTest {
       assertThat(ack.ok()).as(ack.reason()).isTrue();
     }
     KernelResult base = Fixtures.result(null, null, "a1", LAB, 4, true, T);
-    KernelResult slow = new KernelResult(base.schemaVersion(), base.id(), null, null, base.agentId(),
-        base.agentVersion(), base.fatbinHash(), base.device(), base.suite(), base.kernel(), base.params(), true,
-        List.of(), base.medianSeconds() * 1.25, base.minSeconds(), base.maxSeconds(), base.relativeSpread(),
-        base.samples(), base.launchesPerSample(), base.warmupLaunches(), base.bytesRead(), base.bytesWritten(),
-        base.bytes(), base.bytes() / (base.medianSeconds() * 1.25), base.method(), base.measuredAt());
+    KernelResult slow = KernelResult.builder().schemaVersion(base.schemaVersion()).id(base.id())
+        .agentId(base.agentId()).agentVersion(base.agentVersion()).fatbinHash(base.fatbinHash())
+        .device(base.device()).suite(base.suite()).kernel(base.kernel()).params(base.params()).valid(true)
+        .mismatches(List.of()).medianSeconds(base.medianSeconds() * 1.25).minSeconds(base.minSeconds())
+        .maxSeconds(base.maxSeconds()).relativeSpread(base.relativeSpread()).samples(base.samples())
+        .launchesPerSample(base.launchesPerSample()).warmupLaunches(base.warmupLaunches())
+        .bytesRead(base.bytesRead()).bytesWritten(base.bytesWritten()).bytes(base.bytes())
+        .bandwidth(base.bytes() / (base.medianSeconds() * 1.25)).method(base.method()).measuredAt(base.measuredAt())
+        .build();
 
     assertThat(push("slow.json", json(List.of(slow))).statusCode()).isEqualTo(201);
 
@@ -379,12 +383,16 @@ class PushApiTest {
     List<KernelResult> results = standalone(LAB, 2);
     assertThat(push("first.json", json(results)).statusCode()).isEqualTo(201);
     KernelResult original = results.get(1);
-    KernelResult changed = new KernelResult(original.schemaVersion(), original.id(), null, null, original.agentId(),
-        original.agentVersion(), original.fatbinHash(), original.device(), original.suite(), original.kernel(),
-        original.params(), true, List.of(), original.medianSeconds() * 2, original.minSeconds(),
-        original.maxSeconds(), original.relativeSpread(), original.samples(), original.launchesPerSample(),
-        original.warmupLaunches(), original.bytesRead(), original.bytesWritten(), original.bytes(),
-        original.bytes() / (original.medianSeconds() * 2), original.method(), original.measuredAt());
+    KernelResult changed = KernelResult.builder().schemaVersion(original.schemaVersion()).id(original.id())
+        .agentId(original.agentId()).agentVersion(original.agentVersion()).fatbinHash(original.fatbinHash())
+        .device(original.device()).suite(original.suite()).kernel(original.kernel()).params(original.params())
+        .valid(true).mismatches(List.of()).medianSeconds(original.medianSeconds() * 2)
+        .minSeconds(original.minSeconds()).maxSeconds(original.maxSeconds())
+        .relativeSpread(original.relativeSpread()).samples(original.samples())
+        .launchesPerSample(original.launchesPerSample()).warmupLaunches(original.warmupLaunches())
+        .bytesRead(original.bytesRead()).bytesWritten(original.bytesWritten()).bytes(original.bytes())
+        .bandwidth(original.bytes() / (original.medianSeconds() * 2)).method(original.method())
+        .measuredAt(original.measuredAt()).build();
     KernelResult fresh = Fixtures.result(null, null, "lab-gpu", LAB, 9, true, T.plusSeconds(60));
     String second = json(List.of(fresh, changed));
     int line = (int) second.substring(0, second.indexOf(changed.id().toString())).chars()
@@ -404,11 +412,14 @@ class PushApiTest {
     List<KernelResult> results = standalone(LAB, 2);
     KernelResult twin = results.get(0);
     KernelResult other = Fixtures.result(null, null, "lab-gpu", LAB, 7, true, T);
-    KernelResult clash = new KernelResult(twin.schemaVersion(), twin.id(), null, null, twin.agentId(),
-        twin.agentVersion(), twin.fatbinHash(), twin.device(), twin.suite(), other.kernel(), other.params(), true,
-        List.of(), twin.medianSeconds(), twin.minSeconds(), twin.maxSeconds(), twin.relativeSpread(), twin.samples(),
-        twin.launchesPerSample(), twin.warmupLaunches(), twin.bytesRead(), twin.bytesWritten(), twin.bytes(),
-        twin.bandwidth(), twin.method(), twin.measuredAt());
+    KernelResult clash = KernelResult.builder().schemaVersion(twin.schemaVersion()).id(twin.id())
+        .agentId(twin.agentId()).agentVersion(twin.agentVersion()).fatbinHash(twin.fatbinHash())
+        .device(twin.device()).suite(twin.suite()).kernel(other.kernel()).params(other.params()).valid(true)
+        .mismatches(List.of()).medianSeconds(twin.medianSeconds()).minSeconds(twin.minSeconds())
+        .maxSeconds(twin.maxSeconds()).relativeSpread(twin.relativeSpread()).samples(twin.samples())
+        .launchesPerSample(twin.launchesPerSample()).warmupLaunches(twin.warmupLaunches())
+        .bytesRead(twin.bytesRead()).bytesWritten(twin.bytesWritten()).bytes(twin.bytes())
+        .bandwidth(twin.bandwidth()).method(twin.method()).measuredAt(twin.measuredAt()).build();
 
     JsonNode clashed = refused(push("clash.json", json(List.of(twin, results.get(1), clash))), 409);
     HttpResponse<String> doubled = push("doubled.json", json(List.of(twin, results.get(1), twin)));

@@ -10,7 +10,6 @@ import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -107,14 +106,18 @@ class ScheduleAndAnalysisApiTest {
     for (KernelResult r : List.of(older, latest, invalidNewer, cpu)) {
       assertThat(send(Addresses.RESULTS, r).ok()).isTrue();
     }
-    KernelResult memcpy = new KernelResult(Protocol.SCHEMA_VERSION, java.util.UUID.randomUUID(), "run-1", "s", "a1",
-        "0.1.0", "f", H100, "stride", "memcpy-d2d", Map.of(), true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1, 1,
-        1, 1, 2_000_000_000L, 2.0e12, "m", t);
+    KernelResult memcpy = KernelResult.builder().id(java.util.UUID.randomUUID()).runId("run-1").sweepId("s")
+        .agentId("a1").agentVersion("0.1.0").fatbinHash("f").device(H100).suite("stride").kernel("memcpy-d2d")
+        .params(Map.of()).valid(true).mismatches(List.of()).medianSeconds(1e-3).minSeconds(1e-3).maxSeconds(1e-3)
+        .relativeSpread(0).samples(List.of(1e-3)).launchesPerSample(1).warmupLaunches(1).bytesRead(1)
+        .bytesWritten(1).bytes(2_000_000_000L).bandwidth(2.0e12).method("m").measuredAt(t).build();
     assertThat(send(Addresses.RESULTS, memcpy).ok()).isTrue();
     // A read-heavy kernel of the same run beat memcpy: it sets the measured ceiling.
-    KernelResult gather = new KernelResult(Protocol.SCHEMA_VERSION, java.util.UUID.randomUUID(), "run-1", "s", "a1",
-        "0.1.0", "f", H100, "stride", "gather-sorted", Map.of(), true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1,
-        1, 1, 1, 2_100_000_000L, 2.1e12, "m", t);
+    KernelResult gather = KernelResult.builder().id(java.util.UUID.randomUUID()).runId("run-1").sweepId("s")
+        .agentId("a1").agentVersion("0.1.0").fatbinHash("f").device(H100).suite("stride").kernel("gather-sorted")
+        .params(Map.of()).valid(true).mismatches(List.of()).medianSeconds(1e-3).minSeconds(1e-3).maxSeconds(1e-3)
+        .relativeSpread(0).samples(List.of(1e-3)).launchesPerSample(1).warmupLaunches(1).bytesRead(1)
+        .bytesWritten(1).bytes(2_100_000_000L).bandwidth(2.1e12).method("m").measuredAt(t).build();
     assertThat(send(Addresses.RESULTS, gather).ok()).isTrue();
 
     JsonNode body = Http.json(http.get("/api/comparisons?kernel=stride_copy_fp32&params=elements%3D1024%3Bstride%3D4"));
@@ -145,11 +148,15 @@ class ScheduleAndAnalysisApiTest {
       assertThat(send(Addresses.RESULTS, r).ok()).isTrue();
     }
     KernelResult base = Fixtures.result("s", "r9", "a1", H100, 4, true, t.plusSeconds(3600L * 9));
-    KernelResult slow = new KernelResult(base.schemaVersion(), base.id(), base.runId(), base.sweepId(), base.agentId(),
-        "0.2.0", base.fatbinHash(), base.device(), base.suite(), base.kernel(), base.params(), true, List.of(),
-        base.medianSeconds() * 1.25, base.minSeconds(), base.maxSeconds(), base.relativeSpread(), base.samples(),
-        base.launchesPerSample(), base.warmupLaunches(), base.bytesRead(), base.bytesWritten(), base.bytes(),
-        base.bytes() / (base.medianSeconds() * 1.25), base.method(), base.measuredAt());
+    KernelResult slow = KernelResult.builder().schemaVersion(base.schemaVersion()).id(base.id()).runId(base.runId())
+        .sweepId(base.sweepId()).agentId(base.agentId()).agentVersion("0.2.0").fatbinHash(base.fatbinHash())
+        .device(base.device()).suite(base.suite()).kernel(base.kernel()).params(base.params()).valid(true)
+        .mismatches(List.of()).medianSeconds(base.medianSeconds() * 1.25).minSeconds(base.minSeconds())
+        .maxSeconds(base.maxSeconds()).relativeSpread(base.relativeSpread()).samples(base.samples())
+        .launchesPerSample(base.launchesPerSample()).warmupLaunches(base.warmupLaunches())
+        .bytesRead(base.bytesRead()).bytesWritten(base.bytesWritten()).bytes(base.bytes())
+        .bandwidth(base.bytes() / (base.medianSeconds() * 1.25)).method(base.method()).measuredAt(base.measuredAt())
+        .build();
     assertThat(send(Addresses.RESULTS, slow).ok()).isTrue();
 
     JsonObject event = published.poll(10, TimeUnit.SECONDS);

@@ -84,11 +84,14 @@ class VerdictApiTest {
       samples.add(r.bytes() / (bandwidth * (1 + 0.002 * (random.nextDouble() - 0.5))));
     }
     double median = r.bytes() / bandwidth;
-    return new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(),
-        r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), true, List.of(), median, median, median, 0.002,
-        samples, 10, 5, r.bytesRead(), r.bytesWritten(), r.bytes(), bandwidth, "GPU before: sm 1980 MHz, mem 2619 MHz, "
-        + "40 C, throttle reasons 0x0, no other processes; after: sm 1980 MHz, mem 2619 MHz, 41 C, throttle reasons "
-        + "0x0, no other processes", r.measuredAt());
+    return KernelResult.builder().schemaVersion(r.schemaVersion()).id(r.id()).runId(r.runId()).sweepId(r.sweepId())
+        .agentId(r.agentId()).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash()).device(r.device())
+        .suite(r.suite()).kernel(r.kernel()).params(r.params()).valid(true).mismatches(List.of())
+        .medianSeconds(median).minSeconds(median).maxSeconds(median).relativeSpread(0.002).samples(samples)
+        .launchesPerSample(10).warmupLaunches(5).bytesRead(r.bytesRead()).bytesWritten(r.bytesWritten())
+        .bytes(r.bytes()).bandwidth(bandwidth)
+        .method("GPU before: sm 1980 MHz, mem 2619 MHz, " + "40 C, throttle reasons 0x0, no other processes; after: sm 1980 MHz, mem 2619 MHz, 41 C, throttle reasons " + "0x0, no other processes")
+        .measuredAt(r.measuredAt()).build();
   }
 
   private double noisy(double level) {

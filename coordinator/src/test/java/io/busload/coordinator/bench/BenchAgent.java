@@ -126,10 +126,13 @@ public final class BenchAgent {
       values.add(median * (1 + random.nextGaussian() * 0.005));
     }
     long bytes = 8L << 20;
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "run-" + (n / 1000), "sweep-bench",
-        AGENT_ID, "0.1.0", "fatbin-abc", device, "stride", KERNEL, Map.of("stride", stride, "elements", 1024), true,
-        List.of(), median, median * 0.99, median * 1.01, 0.02, values, 10, 5, bytes / 2, bytes / 2, bytes,
-        bytes / median, "warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median",
-        at);
+    return KernelResult.builder().id(UUID.randomUUID()).runId("run-" + (n / 1000)).sweepId("sweep-bench")
+        .agentId(AGENT_ID).agentVersion("0.1.0").fatbinHash("fatbin-abc").device(device).suite("stride")
+        .kernel(KERNEL).params(Map.of("stride", stride, "elements", 1024)).valid(true).mismatches(List.of())
+        .medianSeconds(median).minSeconds(median * 0.99).maxSeconds(median * 1.01).relativeSpread(0.02)
+        .samples(values).launchesPerSample(10).warmupLaunches(5).bytesRead(bytes / 2).bytesWritten(bytes / 2)
+        .bytes(bytes).bandwidth(bytes / median)
+        .method("warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median")
+        .measuredAt(at).build();
   }
 }

@@ -13,7 +13,6 @@ import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
 import io.busload.protocol.StopReason;
@@ -356,12 +355,16 @@ public final class StorageBench {
     }
     long bytes = 64L << 20;
     String sweep = "sweep-" + (n / 10_000);
-    return new KernelResult(Protocol.SCHEMA_VERSION, new UUID(random.nextLong(), random.nextLong()),
-        sweep + "-run-" + device.id(), sweep, device.id().substring(0, device.id().indexOf('/')), "0.9.1",
-        "sha256:4f1c0d8a9b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f0e1d2c", device, "coalescing", kernel,
-        Map.of("stride", stride, "elements", 16_777_216), true, List.of(), median, median * 0.99, median * 1.01,
-        0.02, values, 10, 5, bytes / 2, bytes / 2, bytes, bytes / median,
-        "warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median", at)
+    return KernelResult.builder().id(new UUID(random.nextLong(), random.nextLong()))
+        .runId(sweep + "-run-" + device.id()).sweepId(sweep)
+        .agentId(device.id().substring(0, device.id().indexOf('/'))).agentVersion("0.9.1")
+        .fatbinHash("sha256:4f1c0d8a9b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f0e1d2c").device(device)
+        .suite("coalescing").kernel(kernel).params(Map.of("stride", stride, "elements", 16_777_216)).valid(true)
+        .mismatches(List.of()).medianSeconds(median).minSeconds(median * 0.99).maxSeconds(median * 1.01)
+        .relativeSpread(0.02).samples(values).launchesPerSample(10).warmupLaunches(5).bytesRead(bytes / 2)
+        .bytesWritten(bytes / 2).bytes(bytes).bandwidth(bytes / median)
+        .method("warm-up 5 launches; " + samples + " samples of 10 launches between one event pair; median")
+        .measuredAt(at).build()
         // As agents report each result: how the samples were timed, clocks read, the working set against L2.
         .withSampling(ResultStatus.MEASURED, new Sampling(samples, 0, 0, StopReason.SPREAD_SETTLED,
             new Clocks(Clocks.Reading.READ, "NVML, driver " + device.driverVersion(), 1980, 1980, 2619, 2619, 0L, 0,

@@ -51,12 +51,15 @@ class MessageCheckControlTest {
     assertThat(MessageCheck.heartbeat(heartbeat)).isEqualTo("devices[0].kernel: " + MessageCheck.CONTROL);
     KernelResult result = Fixtures.result("s", "r", "a1", GPU, 1, true, Instant.now());
     assertThat(MessageCheck.fromAgent(result)).isNull();
-    KernelResult renamed = new KernelResult(result.schemaVersion(), result.id(), result.runId(), result.sweepId(),
-        result.agentId(), result.agentVersion(), result.fatbinHash(), result.device(), result.suite(), "k\rernel",
-        result.params(), result.valid(), result.mismatches(), result.medianSeconds(), result.minSeconds(),
-        result.maxSeconds(), result.relativeSpread(), result.samples(), result.launchesPerSample(),
-        result.warmupLaunches(), result.bytesRead(), result.bytesWritten(), result.bytes(), result.bandwidth(),
-        result.method(), result.measuredAt());
+    KernelResult renamed = KernelResult.builder().schemaVersion(result.schemaVersion()).id(result.id())
+        .runId(result.runId()).sweepId(result.sweepId()).agentId(result.agentId())
+        .agentVersion(result.agentVersion()).fatbinHash(result.fatbinHash()).device(result.device())
+        .suite(result.suite()).kernel("k\rernel").params(result.params()).valid(result.valid())
+        .mismatches(result.mismatches()).medianSeconds(result.medianSeconds()).minSeconds(result.minSeconds())
+        .maxSeconds(result.maxSeconds()).relativeSpread(result.relativeSpread()).samples(result.samples())
+        .launchesPerSample(result.launchesPerSample()).warmupLaunches(result.warmupLaunches())
+        .bytesRead(result.bytesRead()).bytesWritten(result.bytesWritten()).bytes(result.bytes())
+        .bandwidth(result.bandwidth()).method(result.method()).measuredAt(result.measuredAt()).build();
     assertThat(MessageCheck.fromAgent(renamed)).isEqualTo("kernel: " + MessageCheck.CONTROL);
   }
 

@@ -19,11 +19,15 @@ import org.junit.jupiter.api.Test;
 
 /** The coordinator's decoding of results from the wire: the record as the protocol reads it, and storable bytes. */
 class ReceivedResultTest {
-  private static final KernelResult RESULT = new KernelResult(1, java.util.UUID.randomUUID(), "run-1", "sweep-1",
-      "agent-1", "0.1.0", "fatbin", Fixtures.gpu("h", 0), "stride", "stride_copy_fp32",
-      java.util.Map.of("stride", 4, "elements", 1024), true, List.of(), 1.0000000000000002e-4, 0.99e-4, 1.01e-4,
-      0.02, List.of(0.1 + 0.2, 1.0 / 3, 2.2250738585072014E-308, 9.999999999999999e-5), 10, 5, 4, 4, 8, 8.0e4,
-      "median of 4 samples; 10 launches each", Instant.parse("2026-11-22T01:02:03.123456Z"));
+  private static final KernelResult RESULT = KernelResult.builder().schemaVersion(1).id(java.util.UUID.randomUUID())
+      .runId("run-1").sweepId("sweep-1").agentId("agent-1").agentVersion("0.1.0").fatbinHash("fatbin")
+      .device(Fixtures.gpu("h", 0)).suite("stride").kernel("stride_copy_fp32")
+      .params(java.util.Map.of("stride", 4, "elements", 1024)).valid(true).mismatches(List.of())
+      .medianSeconds(1.0000000000000002e-4).minSeconds(0.99e-4).maxSeconds(1.01e-4).relativeSpread(0.02)
+      .samples(List.of(0.1 + 0.2, 1.0 / 3, 2.2250738585072014E-308, 9.999999999999999e-5)).launchesPerSample(10)
+      .warmupLaunches(5).bytesRead(4).bytesWritten(4).bytes(8).bandwidth(8.0e4)
+      .method("median of 4 samples; 10 launches each").measuredAt(Instant.parse("2026-11-22T01:02:03.123456Z"))
+      .build();
   private final ReceivedResult.Codec codec = new ReceivedResult.Codec();
 
   @Test

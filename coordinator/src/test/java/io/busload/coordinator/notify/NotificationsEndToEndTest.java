@@ -97,10 +97,12 @@ class NotificationsEndToEndTest {
       samples.add(r.bytes() / (level * (1 + 0.002 * (random.nextDouble() - 0.5))));
     }
     double median = r.bytes() / level;
-    KernelResult shaped = new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(),
-        r.agentVersion(), r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), true, List.of(), median,
-        median, median, 0.002, samples, 10, 5, r.bytesRead(), r.bytesWritten(), r.bytes(), level, "timed",
-        r.measuredAt());
+    KernelResult shaped = KernelResult.builder().schemaVersion(r.schemaVersion()).id(r.id()).runId(r.runId())
+        .sweepId(r.sweepId()).agentId(r.agentId()).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash())
+        .device(r.device()).suite(r.suite()).kernel(r.kernel()).params(r.params()).valid(true).mismatches(List.of())
+        .medianSeconds(median).minSeconds(median).maxSeconds(median).relativeSpread(0.002).samples(samples)
+        .launchesPerSample(10).warmupLaunches(5).bytesRead(r.bytesRead()).bytesWritten(r.bytesWritten())
+        .bytes(r.bytes()).bandwidth(level).method("timed").measuredAt(r.measuredAt()).build();
     return shaped.withSampling(ResultStatus.MEASURED, new Sampling(10, 0, 0, StopReason.SPREAD_SETTLED,
         new Clocks(Clocks.Reading.READ, "NVML", 1980, 1980, 2619, 2619, 0L, 0, false),
         CacheResidency.of(r.bytes(), r.device().l2Bytes(), false)));

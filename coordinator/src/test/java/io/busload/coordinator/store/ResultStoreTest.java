@@ -134,9 +134,12 @@ class ResultStoreTest {
   }
 
   private static KernelResult withSamples(KernelResult r, List<Double> samples) {
-    return new KernelResult(r.schemaVersion(), r.id(), r.runId(), r.sweepId(), r.agentId(), r.agentVersion(),
-        r.fatbinHash(), r.device(), r.suite(), r.kernel(), r.params(), r.valid(), r.mismatches(), r.medianSeconds(),
-        r.minSeconds(), r.maxSeconds(), r.relativeSpread(), samples, r.launchesPerSample(), r.warmupLaunches(),
-        r.bytesRead(), r.bytesWritten(), r.bytes(), r.bandwidth(), r.method(), r.measuredAt());
+    return KernelResult.builder().schemaVersion(r.schemaVersion()).id(r.id()).runId(r.runId()).sweepId(r.sweepId())
+        .agentId(r.agentId()).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash()).device(r.device())
+        .suite(r.suite()).kernel(r.kernel()).params(r.params()).valid(r.valid()).mismatches(r.mismatches())
+        .medianSeconds(r.medianSeconds()).minSeconds(r.minSeconds()).maxSeconds(r.maxSeconds())
+        .relativeSpread(r.relativeSpread()).samples(samples).launchesPerSample(r.launchesPerSample())
+        .warmupLaunches(r.warmupLaunches()).bytesRead(r.bytesRead()).bytesWritten(r.bytesWritten()).bytes(r.bytes())
+        .bandwidth(r.bandwidth()).method(r.method()).measuredAt(r.measuredAt()).build();
   }
 }

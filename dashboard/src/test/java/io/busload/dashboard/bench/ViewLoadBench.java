@@ -332,10 +332,13 @@ public final class ViewLoadBench {
       samples.add(median * (1 + 0.002 * (i - 5)));
     }
     boolean ok = !invalid(k);
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), runId, sweepId, agentId, "0.1.0", "bench",
-        device, SUITE, k.spec().name(), params, ok, ok ? List.of() : List.of("out[3]: expected 1.0, got 0.0"), median,
-        median * 0.99, median * 1.01, 0.02, samples, 20, 10, bytes / 2, bytes / 2, bytes, ok ? bandwidth : null,
-        "synthetic (ViewLoadBench): not a measurement", at);
+    return KernelResult.builder().id(UUID.randomUUID()).runId(runId).sweepId(sweepId).agentId(agentId)
+        .agentVersion("0.1.0").fatbinHash("bench").device(device).suite(SUITE).kernel(k.spec().name())
+        .params(params).valid(ok).mismatches(ok ? List.of() : List.of("out[3]: expected 1.0, got 0.0"))
+        .medianSeconds(median).minSeconds(median * 0.99).maxSeconds(median * 1.01).relativeSpread(0.02)
+        .samples(samples).launchesPerSample(20).warmupLaunches(10).bytesRead(bytes / 2).bytesWritten(bytes / 2)
+        .bytes(bytes).bandwidth(ok ? bandwidth : null).method("synthetic (ViewLoadBench): not a measurement")
+        .measuredAt(at).build();
   }
 
   private static final KernelCase INVALID = Catalog.cases(SUITE).getLast();

@@ -2,7 +2,6 @@ package io.busload.dashboard.links;
 
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.Protocol;
 import io.busload.protocol.Topology;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,10 +25,13 @@ public final class LinkResults {
     boolean valid = skipped == null;
     long bytes = ((Number) params.get("bytes")).longValue();
     double median = valid ? bytes / bandwidth : 0;
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), "run-" + device.id(), "sweep-1", "agent-m",
-        "0.1.0", "fatbin-1", device, Links.SUITE, kernel, params, valid, valid ? List.of() : List.of(skipped), median,
-        median, median, 0, valid ? List.of(median) : List.of(), 1, 1, bytes, 0, bytes, valid ? bandwidth : null,
-        valid ? "median" : skipped, Instant.parse("2026-11-24T12:00:00Z"));
+    return KernelResult.builder().id(UUID.randomUUID()).runId("run-" + device.id()).sweepId("sweep-1")
+        .agentId("agent-m").agentVersion("0.1.0").fatbinHash("fatbin-1").device(device).suite(Links.SUITE)
+        .kernel(kernel).params(params).valid(valid).mismatches(valid ? List.of() : List.of(skipped))
+        .medianSeconds(median).minSeconds(median).maxSeconds(median).relativeSpread(0)
+        .samples(valid ? List.of(median) : List.of()).launchesPerSample(1).warmupLaunches(1).bytesRead(bytes)
+        .bytesWritten(0).bytes(bytes).bandwidth(valid ? bandwidth : null).method(valid ? "median" : skipped)
+        .measuredAt(Instant.parse("2026-11-24T12:00:00Z")).build();
   }
 
   public static List<KernelResult> matrix(String host) {

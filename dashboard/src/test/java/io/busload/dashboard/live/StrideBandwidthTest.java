@@ -149,10 +149,13 @@ class StrideBandwidthTest {
   void option_resultWithSpreadAndMemcpy_bandAroundTheLineAndBothCeilings() {
     StrideBandwidth chart = new StrideBandwidth();
     KernelResult wide = Results.result("s1", GPU, "stride-copy-fp32", java.util.Map.of("stride", 2), true, 2e12, T0);
-    KernelResult spread = new KernelResult(wide.schemaVersion(), wide.id(), wide.runId(), wide.sweepId(),
-        wide.agentId(), wide.agentVersion(), wide.fatbinHash(), wide.device(), wide.suite(), wide.kernel(),
-        wide.params(), true, List.of(), wide.medianSeconds(), wide.bytes() / 2.5e12, wide.bytes() / 1.5e12, 0.5,
-        wide.samples(), 10, 3, wide.bytesRead(), wide.bytesWritten(), wide.bytes(), 2e12, "m", T0);
+    KernelResult spread = KernelResult.builder().schemaVersion(wide.schemaVersion()).id(wide.id())
+        .runId(wide.runId()).sweepId(wide.sweepId()).agentId(wide.agentId()).agentVersion(wide.agentVersion())
+        .fatbinHash(wide.fatbinHash()).device(wide.device()).suite(wide.suite()).kernel(wide.kernel())
+        .params(wide.params()).valid(true).mismatches(List.of()).medianSeconds(wide.medianSeconds())
+        .minSeconds(wide.bytes() / 2.5e12).maxSeconds(wide.bytes() / 1.5e12).relativeSpread(0.5)
+        .samples(wide.samples()).launchesPerSample(10).warmupLaunches(3).bytesRead(wide.bytesRead())
+        .bytesWritten(wide.bytesWritten()).bytes(wide.bytes()).bandwidth(2e12).method("m").measuredAt(T0).build();
     chart.add(spread);
     chart.add(Results.result("s1", GPU, "memcpy-d2d", java.util.Map.of(), true, 4e12, T0.plusSeconds(1)));
 

@@ -17,10 +17,14 @@ class RunDetailTest {
     KernelResult base = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
     // bytes = 2^27: samples chosen so bandwidths are 1000, 500, 250, 200, 100 GB/s (bytes / seconds)
     double b = base.bytes();
-    KernelResult r = new KernelResult(base.schemaVersion(), base.id(), base.runId(), base.sweepId(), base.agentId(),
-        base.agentVersion(), base.fatbinHash(), base.device(), base.suite(), base.kernel(), base.params(), true,
-        List.of(), b / 250e9, b / 1000e9, b / 100e9, 1, List.of(b / 250e9, b / 1000e9, b / 100e9, b / 500e9, b / 200e9),
-        1, 1, base.bytesRead(), base.bytesWritten(), base.bytes(), 250e9, "m", Instant.EPOCH);
+    KernelResult r = KernelResult.builder().schemaVersion(base.schemaVersion()).id(base.id()).runId(base.runId())
+        .sweepId(base.sweepId()).agentId(base.agentId()).agentVersion(base.agentVersion())
+        .fatbinHash(base.fatbinHash()).device(base.device()).suite(base.suite()).kernel(base.kernel())
+        .params(base.params()).valid(true).mismatches(List.of()).medianSeconds(b / 250e9).minSeconds(b / 1000e9)
+        .maxSeconds(b / 100e9).relativeSpread(1)
+        .samples(List.of(b / 250e9, b / 1000e9, b / 100e9, b / 500e9, b / 200e9)).launchesPerSample(1)
+        .warmupLaunches(1).bytesRead(base.bytesRead()).bytesWritten(base.bytesWritten()).bytes(base.bytes())
+        .bandwidth(250e9).method("m").measuredAt(Instant.EPOCH).build();
 
     assertThat(RunDetail.box(r)).containsExactly(100, 200, 250, 500, 1000);
   }
@@ -94,9 +98,13 @@ class RunDetailTest {
   void counterRow_noStoresAndDramNotCounted_saysSoInsteadOfZero() {
     Counters loadsOnly = new Counters(4.0, 4.0, null, null, null, 1e6, null, null, false, List.of(), List.of(), "m");
     KernelResult base = Results.stride("s", Results.GPU, 1, 1e12, Instant.EPOCH);
-    KernelResult r = new KernelResult(base.schemaVersion(), base.id(), base.runId(), base.sweepId(), base.agentId(),
-        base.agentVersion(), base.fatbinHash(), base.device(), base.suite(), base.kernel(), base.params(), true,
-        List.of(), 1, 1, 1, 0, List.of(1.0), 1, 1, 1_000_000, 0, 1_000_000, 1e6, "m", Instant.EPOCH, loadsOnly);
+    KernelResult r = KernelResult.builder().schemaVersion(base.schemaVersion()).id(base.id()).runId(base.runId())
+        .sweepId(base.sweepId()).agentId(base.agentId()).agentVersion(base.agentVersion())
+        .fatbinHash(base.fatbinHash()).device(base.device()).suite(base.suite()).kernel(base.kernel())
+        .params(base.params()).valid(true).mismatches(List.of()).medianSeconds(1).minSeconds(1).maxSeconds(1)
+        .relativeSpread(0).samples(List.of(1.0)).launchesPerSample(1).warmupLaunches(1).bytesRead(1_000_000)
+        .bytesWritten(0).bytes(1_000_000).bandwidth(1e6).method("m").measuredAt(Instant.EPOCH).counters(loadsOnly)
+        .build();
 
     RunDetail.CounterRow row = RunDetail.counterRow(r);
 

@@ -290,11 +290,13 @@ final class VirtualAgent extends VerticleBase {
     List<Double> sorted = samples.stream().sorted().toList();
     double med = (sorted.get(SAMPLES / 2 - 1) + sorted.get(SAMPLES / 2)) / 2;
     Map<String, Object> params = new LinkedHashMap<>(kernelCase.params());
-    return new KernelResult(Protocol.SCHEMA_VERSION, UUID.randomUUID(), request.runId(), request.sweepId(), agentId,
-        "simulated", "simulated", device, request.suite(), kernelCase.spec().name(), params, true, List.of(), med, min,
-        max, (max - min) / med, samples, 100, 20, bytesRead, bytesRead, bytes, bytes / med,
-        "simulated by busload simulate (no device): samples drawn around a plausible bandwidth", Instant.now(), null,
-        null, ResultStatus.MEASURED, sampling(device, bytes));
+    return KernelResult.builder().id(UUID.randomUUID()).runId(request.runId()).sweepId(request.sweepId())
+        .agentId(agentId).agentVersion("simulated").fatbinHash("simulated").device(device).suite(request.suite())
+        .kernel(kernelCase.spec().name()).params(params).valid(true).mismatches(List.of()).medianSeconds(med)
+        .minSeconds(min).maxSeconds(max).relativeSpread((max - min) / med).samples(samples).launchesPerSample(100)
+        .warmupLaunches(20).bytesRead(bytesRead).bytesWritten(bytesRead).bytes(bytes).bandwidth(bytes / med)
+        .method("simulated by busload simulate (no device): samples drawn around a plausible bandwidth")
+        .measuredAt(Instant.now()).status(ResultStatus.MEASURED).sampling(sampling(device, bytes)).build();
   }
 
   /**

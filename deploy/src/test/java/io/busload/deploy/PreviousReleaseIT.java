@@ -42,7 +42,8 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PreviousReleaseIT {
-  static final Path WORK = Path.of("target", "previous-release-fleet");
+  // Short: the embedded PostgreSQL's socket lies below it, and a Unix socket's path holds at most 107 bytes.
+  static final Path WORK = Path.of("target", "upgrade");
   static final String NEXT = "next-release-agent";
   LocalFleet fleet;
   Path dir;
@@ -104,8 +105,13 @@ class PreviousReleaseIT {
     results.forEach(r -> assertThat(r.path("valid").asBoolean()).as(r.toString()).isTrue());
     results.forEach(r -> assertThat(r.path("agentId").asText()).isEqualTo(fleet.agentId));
     assertThat(left).as("results the previous release's agent still holds unacked").isEmpty();
-    assertThat(fleet.log("previous-agent")).contains("connected to the bridge at 127.0.0.1:" + fleet.bridgePort)
-        .doesNotContain("not acknowledged");
+    String agentLog = fleet.log("previous-agent");
+    assertThat(agentLog).contains("connected to the bridge at 127.0.0.1:" + fleet.bridgePort)
+        .contains("coordinator acknowledged agent " + fleet.agentId).doesNotContain(" refused (");
+    assertThat(agentLog.lines().filter(l -> l.contains("hello not acknowledged yet (")
+        && !l.contains("not connected to a coordinator's bridge"))).as("hellos the coordinator refused").isEmpty();
+    assertThat(dir.resolve("outbox").resolve("corrupt")).satisfiesAnyOf(p -> assertThat(p).doesNotExist(),
+        p -> assertThat(p).isEmptyDirectory());
     System.out.printf("previous release %s's agent on this tree's coordinator (bridge, mutual TLS): sweep %s DONE, "
         + "%d of %d results stored, all valid, 0 left in its outbox%n", previous.commit().substring(0, 7), sweepId,
         results.size(), sweep.path("total").asInt());
@@ -113,7 +119,8 @@ class PreviousReleaseIT {
 
   @Test
   void nextReleaseAgent_helloOfANewerSchema_refusedNamingBothReleasesCountedAndCoordinatorServesOn() throws Exception {
-    JsonNode version = json(fleet.get(fleet.coordinatorUrl() + "/api/version", "application/json"));
+    JsonNode version = await("the coordinator answering", 180,
+        () -> json(fleet.get(fleet.coordinatorUrl() + "/api/version", "application/json")));
     Vertx vertx = Vertx.vertx();
     try {
       FleetTls.Loaded tls = FleetTls.inDirectory(certs.resolve("agent-" + NEXT)).load("agent");

@@ -18,6 +18,7 @@ import io.busload.coordinator.api.PushResource;
 import io.busload.coordinator.push.Pushing;
 import io.busload.coordinator.store.PushStore;
 import io.busload.coordinator.api.HealthResource;
+import io.busload.coordinator.api.VersionResource;
 import io.busload.coordinator.api.RestApi;
 import io.busload.coordinator.api.VerdictResource;
 import io.busload.coordinator.api.ResultResource;
@@ -239,7 +240,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
-          new HealthResource(vertx, database)));
+          new HealthResource(vertx, database), new VersionResource()));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> {

@@ -99,6 +99,11 @@ final class LocalFleet implements AutoCloseable {
         Map.of("BUSLOAD_AGENT_ID", agentId));
   }
 
+  /** A Java process of another build (the previous release's agent) with this fleet's settings and {@code env}. */
+  void startJava(String name, List<String> args, Map<String, String> env) throws IOException {
+    start(name, List.of(), args, env);
+  }
+
   void startDashboard() throws IOException {
     start("dashboard", List.of("-jar", bundle.resolve("dashboard.jar").toString()),
         Map.of("SERVER_PORT", String.valueOf(dashboardPort), "BUSLOAD_COORDINATOR_URL", coordinatorUrl()));

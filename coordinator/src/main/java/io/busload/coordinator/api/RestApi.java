@@ -16,6 +16,13 @@ import java.util.List;
  * coordinator's event loop; the stores on workers.
  */
 public final class RestApi {
+  /**
+   * The REST API's version, on every answer as {@link #VERSION_HEADER} and in {@code GET /api/version}: a route or a
+   * field added keeps it, one removed, renamed or given another meaning bumps it (docs/upgrading.md).
+   */
+  public static final int VERSION = 1;
+  public static final String VERSION_HEADER = "Busload-Api-Version";
+
   private final Vertx vertx;
   private final ApiAuth auth;
   private final PrometheusMeterRegistry metrics;
@@ -30,6 +37,11 @@ public final class RestApi {
 
   public Router router() {
     Router router = Router.router(vertx);
+    // First of all, so that every answer under /api carries it: refusals and errors as well as data.
+    router.route("/api/*").handler(ctx -> {
+      ctx.response().putHeader(VERSION_HEADER, String.valueOf(VERSION));
+      ctx.next();
+    });
     // First, before any body is read: a refused request costs the coordinator no parsing and no store call. The
     // OpenAPI document is public, as a login page is.
     router.get("/api/openapi.yaml").handler(RestApi::openApi);

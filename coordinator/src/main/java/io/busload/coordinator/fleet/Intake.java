@@ -99,7 +99,8 @@ public final class Intake {
       }
       T typed = type.cast(body);
       String messageId = id.apply(typed);
-      String unknownVersion = MessageCheck.version(typed.schemaVersion());
+      String unknownVersion = typed instanceof AgentHello hello ? MessageCheck.helloVersion(hello)
+          : MessageCheck.version(typed.schemaVersion());
       if (unknownVersion != null) {
         refuse(message, address, Refusals.Reason.SCHEMA, messageId, unknownVersion);
         return;

@@ -98,11 +98,31 @@ final class MessageCheck {
 
   /** Null for a schema version this coordinator reads, else why not. */
   static String version(int version) {
-    if (version >= 1 && version <= Protocol.SCHEMA_VERSION) {
+    if (version >= Protocol.OLDEST_SCHEMA_VERSION && version <= Protocol.SCHEMA_VERSION) {
       return null;
     }
     return version > Protocol.SCHEMA_VERSION ? "schema version " + version + " is newer than " + Protocol.SCHEMA_VERSION
-        : "schema version " + version + " is unknown; known: 1 to " + Protocol.SCHEMA_VERSION;
+        : "schema version " + version + " is unknown; known: " + Protocol.OLDEST_SCHEMA_VERSION + " to "
+            + Protocol.SCHEMA_VERSION;
+  }
+
+  /**
+   * Null for a hello whose schema version this coordinator reads, else why not, naming the agent's release and schema
+   * beside this coordinator's and which of the two to upgrade: the agent logs it on every retry, and an operator
+   * mid-upgrade reads there what is out of order (docs/upgrading.md).
+   */
+  static String helloVersion(AgentHello hello) {
+    String unknown = version(hello.schemaVersion());
+    if (unknown == null) {
+      return null;
+    }
+    String release = hello.agentVersion() == null ? "unknown" : hello.agentVersion();
+    release = release.length() > 100 ? release.substring(0, 100) + "..." : release;
+    return unknown + ": agent release " + release + " speaks schema " + hello.schemaVersion()
+        + ", this coordinator (release " + Protocol.releaseOf(MessageCheck.class) + ") reads schema "
+        + Protocol.OLDEST_SCHEMA_VERSION + " to " + Protocol.SCHEMA_VERSION + "; "
+        + (hello.schemaVersion() > Protocol.SCHEMA_VERSION ? "upgrade the coordinators before their agents"
+            : "upgrade this agent") + " (docs/upgrading.md)";
   }
 
   /**

@@ -47,6 +47,7 @@ class ContainerFleetIT {
   String coordinatorIp;
   String dashboardIp;
   HttpClient https;
+  HttpResponse<String> ready;
   HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @BeforeAll
@@ -86,6 +87,12 @@ class ContainerFleetIT {
         "-e", "BUSLOAD_CLUSTER_HOST=" + coordinatorIp,
         "-e", "BUSLOAD_CLUSTER_MEMBERS=" + coordinatorIp,
         "-e", "BUSLOAD_API_TOKENS_FILE=/etc/busload/api-tokens"), coordinatorImage, List.of());
+    // The coordinator's first start (initdb, the migrations, the cluster) has two minutes; on two shared cores the
+    // other two JVMs starting beside it can take them. They need it up anyway: the agent only retries until then.
+    ready = await("the coordinator ready", 240, () -> {
+      HttpResponse<String> r = get(https, "https://" + coordinatorIp + ":8081/ready");
+      return r.statusCode() == 200 ? r : null;
+    });
     container("dashboard", List.of("--ip", dashboardIp,
         "-v", certs.resolve("dashboard-dashboard") + ":/etc/busload/tls/dashboard:ro",
         "-v", etc.resolve("api-token") + ":/etc/busload/api-token:ro",
@@ -153,7 +160,6 @@ class ContainerFleetIT {
       return "DONE".equals(s.path("state").asText()) ? s : null;
     });
     JsonNode results = json(get(https, api + "/api/results?sweepId=" + sweepId));
-    HttpResponse<String> ready = get(https, api + "/ready");
     HttpResponse<String> login = await("the dashboard's login page", 180, () -> {
       HttpResponse<String> page = get(http, "http://" + dashboardIp + ":8080/login");
       return page.statusCode() == 200 ? page : null;
@@ -198,11 +204,15 @@ class ContainerFleetIT {
     return JsonCodec.MAPPER.readTree(response.body());
   }
 
-  /** Polls until {@code probe} gives a value; on time-out fails with every container's log. */
+  /** Polls until {@code probe} gives a value; on time-out, or when a container exits, fails with every log. */
   private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     Exception last = null;
-    while (System.nanoTime() < deadline) {
+    String exited = "";
+    while (System.nanoTime() < deadline && exited.isEmpty()) {
+      // A container that exited will not come back (none is restarted): fail at once, with its log.
+      exited = podman.run("ps", "--all", "--filter", "name=" + run, "--filter", "status=exited", "--format",
+          "{{.Names}}").strip();
       try {
         T value = probe.call();
         if (value != null) {
@@ -219,6 +229,7 @@ class ContainerFleetIT {
           "{{.State.Status}} exit {{.State.ExitCode}}", name).output().strip()).append(")\n")
           .append(podman.attempt("logs", "--tail", "60", name).output());
     }
-    throw new AssertionError("timed out: " + what + (last == null ? "" : " (last: " + last + ")") + logs);
+    throw new AssertionError((exited.isEmpty() ? "timed out: " : "exited (" + exited + ") while waiting for: ")
+        + what + (last == null ? "" : " (last: " + last + ")") + logs);
   }
 }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -104,6 +106,59 @@ final class KubernetesManifests {
       throw new UncheckedIOException(file + ": not YAML", e);
     }
     return parsed;
+  }
+
+  /** The fields of a kustomization that {@link #render} applies; any other is refused rather than left out. */
+  static final Set<String> RENDERED_FIELDS = Set.of("apiVersion", "kind", "namespace", "labels", "resources", "images");
+
+  /**
+   * What {@code kubectl kustomize dir} gives for a base of plain files (kubectl is not installed here): every
+   * resource, typed, with the kustomization's namespace, its labels on each object's metadata (Kustomize's
+   * {@code labels} without {@code includeSelectors}) and its {@code images} substituted in every container and init
+   * container. A kustomization field it does not apply (a patch, a generator, a nested base) is an error naming it.
+   */
+  static List<HasMetadata> render(Path dir) {
+    JsonNode kustomization = kustomization(dir);
+    kustomization.fieldNames().forEachRemaining(field -> {
+      if (!RENDERED_FIELDS.contains(field)) {
+        throw new IllegalArgumentException(dir.resolve(KUSTOMIZATION) + ": " + field + " is not rendered here (only "
+            + RENDERED_FIELDS + ")");
+      }
+    });
+    Map<String, String> labels = new java.util.TreeMap<>();
+    kustomization.path("labels").forEach(entry -> entry.path("pairs").properties()
+        .forEach(pair -> labels.put(pair.getKey(), pair.getValue().asText())));
+    Map<String, String> images = new java.util.HashMap<>();
+    kustomization.path("images").forEach(image -> images.put(image.path("name").asText(),
+        image.path("newName").asText(image.path("name").asText())
+            + (image.has("newTag") ? ":" + image.path("newTag").asText() : "")));
+    String namespace = kustomization.path("namespace").asText(null);
+    List<HasMetadata> rendered = new ArrayList<>();
+    for (JsonNode resource : kustomization.path("resources")) {
+      for (Manifest manifest : parse(dir.resolve(resource.asText()))) {
+        HasMetadata object = manifest.object();
+        if (namespace != null && !(object instanceof Namespace)) {
+          object.getMetadata().setNamespace(namespace);
+        }
+        Map<String, String> merged = new java.util.TreeMap<>(labels);
+        if (object.getMetadata().getLabels() != null) {
+          merged.putAll(object.getMetadata().getLabels());
+        }
+        object.getMetadata().setLabels(merged);
+        PodSpec pod = switch (object) {
+          case StatefulSet set -> set.getSpec().getTemplate().getSpec();
+          case Deployment deployment -> deployment.getSpec().getTemplate().getSpec();
+          case DaemonSet daemons -> daemons.getSpec().getTemplate().getSpec();
+          default -> null;
+        };
+        if (pod != null) {
+          Stream.concat(pod.getContainers().stream(), pod.getInitContainers().stream())
+              .forEach(c -> c.setImage(images.getOrDefault(c.getImage(), c.getImage())));
+        }
+        rendered.add(object);
+      }
+    }
+    return rendered;
   }
 
   /** A kustomization file as a tree: its format belongs to Kustomize, which has no model here. */

@@ -96,6 +96,27 @@ class KubernetesManifestsTest {
   }
 
   @Test
+  void render_base_substitutesImagesSetsNamespaceAndLabels() {
+    List<HasMetadata> rendered = KubernetesManifests.render(BASE);
+
+    List<String> images = rendered.stream().map(KubernetesManifestsTest::podSpec).filter(java.util.Objects::nonNull)
+        .flatMap(pod -> java.util.stream.Stream.concat(pod.getContainers().stream(),
+            pod.getInitContainers().stream())).map(Container::getImage).distinct().sorted().toList();
+    assertThat(images).containsExactly("localhost/busload/agent:0.1.0-SNAPSHOT",
+        "localhost/busload/coordinator:0.1.0-SNAPSHOT", "localhost/busload/dashboard:0.1.0-SNAPSHOT");
+    assertThat(rendered).filteredOn(o -> !"Namespace".equals(o.getKind()))
+        .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("busload"));
+    assertThat(rendered).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/part-of", "busload"));
+  }
+
+  @Test
+  void render_kustomizationWithPatches_isRefusedNamingTheField() {
+    assertThatThrownBy(() -> KubernetesManifests.render(ROOT.resolve("external-postgres")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("patches is not rendered here");
+  }
+
+  @Test
   void kustomizations_nameEveryManifestOfTheirFolder_andEveryImageUsed() throws IOException {
     JsonNode kustomization = KubernetesManifests.kustomization(BASE);
     Set<String> listed = strings(kustomization.get("resources"));

@@ -14,12 +14,24 @@ dir=$(cd "$dir" && pwd)
 conf=$dir/slurm.conf
 
 stop_pid() {
-  if [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; then
-    kill "$(cat "$1")"
+  pid=$(cat "$1" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid"
     n=0
-    while kill -0 "$(cat "$1")" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
+    while kill -0 "$pid" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
   fi
   rm -f "$1"
+}
+
+# A daemon that exits at start (a port taken by another Slurm, a bad key) is reported at once, with its log.
+started() {
+  sleep 1
+  pid=$(cat "$1" 2>/dev/null || true)
+  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+    echo "local-slurm.sh: $2 did not stay up:" >&2
+    tail -5 "$3" >&2 || true
+    exit 1
+  fi
 }
 
 if [ "$action" = stop ]; then
@@ -79,12 +91,15 @@ export SLURM_CONF="$conf"
 if ! { [ -f "$dir/munge/munged.pid" ] && kill -0 "$(cat "$dir/munge/munged.pid")" 2>/dev/null; }; then
   runuser -u munge -- munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" --force
+  started "$dir/munge/munged.pid" munged "$dir/munge/munged.log"
 fi
 if ! { [ -f "$dir/slurmctld.pid" ] && kill -0 "$(cat "$dir/slurmctld.pid")" 2>/dev/null; }; then
   slurmctld -c -f "$conf"
+  started "$dir/slurmctld.pid" slurmctld "$dir/log/slurmctld.log"
 fi
 if ! { [ -f "$dir/slurmd.pid" ] && kill -0 "$(cat "$dir/slurmd.pid")" 2>/dev/null; }; then
   slurmd -f "$conf"
+  started "$dir/slurmd.pid" slurmd "$dir/log/slurmd.log"
 fi
 n=0
 until sinfo -h -n "$node" -o %t 2>/dev/null | grep -qx 'idle\|mix\|alloc'; do

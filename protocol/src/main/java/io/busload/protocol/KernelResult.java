@@ -38,6 +38,8 @@ import java.util.UUID;
  *     when nothing was timed, and in every message written before it existed
  * @param energy what the case drew, from the GPU's energy counter over a window after the timed samples; null where
  *     it was not read (no NVML or no counter, the CPU backend, a case not measured) and in messages without it
+ * @param slurmJob the Slurm job whose agent measured it; null for an agent that is not a Slurm job's, and in messages
+ *     without it
  */
 public record KernelResult(
     int schemaVersion,
@@ -74,7 +76,9 @@ public record KernelResult(
     // Left out when null: an untimed result reads on the wire as one from an agent that records no sampling.
     @JsonInclude(JsonInclude.Include.NON_NULL) Sampling sampling,
     // Left out when null: a result whose energy was not read says so by its absence, never by a 0.
-    @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy) implements Protocol.Message {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy,
+    // Left out when null: a result from an agent that is not a Slurm job's reads as before jobs were recorded.
+    @JsonInclude(JsonInclude.Include.NON_NULL) SlurmJob slurmJob) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -90,6 +94,18 @@ public record KernelResult(
       throw new IllegalArgumentException("status: " + status + " with valid=" + valid
           + " (only a MEASURED result is valid)");
     }
+  }
+
+  /** A result measured outside a Slurm job. */
+  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
+      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
+      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
+      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
+      Double bandwidth, String method, Instant measuredAt, Counters counters, Origin origin, ResultStatus status,
+      Sampling sampling, Energy energy) {
+    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
+        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, status, sampling, energy, null);
   }
 
   /** A result without an energy reading: every one that is not a GPU's measured case. */
@@ -139,40 +155,45 @@ public record KernelResult(
 
   /** This result with {@code value} as its counters (null: none). */
   public KernelResult withCounters(Counters value) {
-    return copy(runId, sweepId, method, value, origin, status, sampling, energy);
+    return copy(runId, sweepId, method, value, origin, status, sampling, energy, slurmJob);
   }
 
   /** This result with {@code value} as its origin (null: a fleet result). */
   public KernelResult withOrigin(Origin value) {
-    return copy(runId, sweepId, method, counters, value, status, sampling, energy);
+    return copy(runId, sweepId, method, counters, value, status, sampling, energy, slurmJob);
   }
 
   /** This result as part of run {@code newRunId} of sweep {@code newSweepId}. */
   public KernelResult withRun(String newRunId, String newSweepId) {
-    return copy(newRunId, newSweepId, method, counters, origin, status, sampling, energy);
+    return copy(newRunId, newSweepId, method, counters, origin, status, sampling, energy, slurmJob);
   }
 
   /** This result with {@code value} as its method, in words. */
   public KernelResult withMethod(String value) {
-    return copy(runId, sweepId, value, counters, origin, status, sampling, energy);
+    return copy(runId, sweepId, value, counters, origin, status, sampling, energy, slurmJob);
   }
 
   /** This result with its status and how it was sampled. */
   public KernelResult withSampling(ResultStatus newStatus, Sampling value) {
-    return copy(runId, sweepId, method, counters, origin, newStatus, value, energy);
+    return copy(runId, sweepId, method, counters, origin, newStatus, value, energy, slurmJob);
   }
 
   /** This result with what its case drew (null: not read). */
   public KernelResult withEnergy(Energy value) {
-    return copy(runId, sweepId, method, counters, origin, status, sampling, value);
+    return copy(runId, sweepId, method, counters, origin, status, sampling, value, slurmJob);
+  }
+
+  /** This result as measured in Slurm job {@code value} (null: in none). */
+  public KernelResult withSlurmJob(SlurmJob value) {
+    return copy(runId, sweepId, method, counters, origin, status, sampling, energy, value);
   }
 
   /** This measurement with the fields that may change after it was taken replaced. */
   private KernelResult copy(String newRunId, String newSweepId, String newMethod, Counters newCounters,
-      Origin newOrigin, ResultStatus newStatus, Sampling newSampling, Energy newEnergy) {
+      Origin newOrigin, ResultStatus newStatus, Sampling newSampling, Energy newEnergy, SlurmJob newSlurmJob) {
     return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
         kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
         launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, newMethod, measuredAt,
-        newCounters, newOrigin, newStatus, newSampling, newEnergy);
+        newCounters, newOrigin, newStatus, newSampling, newEnergy, newSlurmJob);
   }
 }

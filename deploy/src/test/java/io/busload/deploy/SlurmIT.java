@@ -92,6 +92,16 @@ class SlurmIT extends FleetFaults {
       jobs.add(job.path("jobId").asText());
     }
     String left = await("the job's agent gone once idle", 90, () -> squeue().isEmpty() ? "gone" : null);
+    List<Path> jobDirs;
+    try (Stream<Path> listed = Files.list(spool.resolve("jobs"))) {
+      jobDirs = listed.toList();
+    }
+    for (Path jobDir : jobDirs) {
+      assertThat(Files.getPosixFilePermissions(jobDir).toString()).as(jobDir + " owner-only")
+          .isEqualTo("[OWNER_READ, OWNER_WRITE, OWNER_EXECUTE]");
+      assertThat(jobDir.resolve("agent-" + node)).as("the job's certificate deleted when its agent ended")
+          .doesNotExist();
+    }
     summary("slurm-sweep", total, tally.rows(), total - tally.cases().size(), tally.duplicated(),
         fleet.alive("coordinator") ? 0 : 1, "partition " + PARTITION + ", job(s) " + jobs + " on " + node
             + ", the agent " + left + " after it was idle");

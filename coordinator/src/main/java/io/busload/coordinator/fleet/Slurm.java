@@ -97,6 +97,16 @@ public class Slurm {
    * environment (which may hold its database password).
    */
   public String submit(String partition, Node node, Path script, Path output, int minutes) {
+    String out = run(submitCommand(partition, node, script, output, minutes)).strip();
+    String id = out.contains(";") ? out.substring(0, out.indexOf(';')) : out;
+    if (!id.matches("[0-9_]+")) {
+      throw new IllegalStateException("sbatch answered '" + out + "', not a job id");
+    }
+    return id;
+  }
+
+  /** {@link #submit}'s {@code sbatch} command line. */
+  static List<String> submitCommand(String partition, Node node, Path script, Path output, int minutes) {
     List<String> command = new ArrayList<>(List.of("sbatch", "--parsable", "--export=NONE",
         "--job-name=" + JOB_PREFIX + node.name(), "--partition=" + partition, "--nodelist=" + node.name(),
         "--nodes=1", "--ntasks=1", "--time=" + minutes, "--output=" + output, "--requeue"));
@@ -104,12 +114,7 @@ public class Slurm {
       command.add("--gres=gpu:" + node.gpus());
     }
     command.add(script.toString());
-    String out = run(command).strip();
-    String id = out.contains(";") ? out.substring(0, out.indexOf(';')) : out;
-    if (!id.matches("[0-9_]+")) {
-      throw new IllegalStateException("sbatch answered '" + out + "', not a job id");
-    }
-    return id;
+    return command;
   }
 
   /** Runs a Slurm command; its output, or an exception with its error output. */

@@ -45,4 +45,14 @@ class SlurmTest {
             + " io.busload.agent.Main agent --until-idle=30 --device 'cuda:0' --device 'cuda:1'\n")
         .endsWith("rm -rf '/spool/jobs/j1/agent-n1'\nexit $status\n");
   }
+
+  @Test
+  void submitCommand_gpuNode_exportsNothingOfTheCoordinator_pinnedToTheNodeWithAllItsGpus() {
+    List<String> command = Slurm.submitCommand("gpu", new Slurm.Node("n1", 4), Path.of("/spool/jobs/j1/job.sh"),
+        Path.of("/spool/jobs/j1/job.out"), 60);
+
+    assertThat(command).containsExactly("sbatch", "--parsable", "--export=NONE", "--job-name=busload-agent-n1",
+        "--partition=gpu", "--nodelist=n1", "--nodes=1", "--ntasks=1", "--time=60",
+        "--output=/spool/jobs/j1/job.out", "--requeue", "--gres=gpu:4", "/spool/jobs/j1/job.sh");
+  }
 }

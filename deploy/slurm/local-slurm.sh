@@ -1,7 +1,8 @@
 #!/bin/sh
 # A one-node Slurm on this host for the deploy module's Slurm tests: munged as the munge user with a generated
 # key, slurmctld and slurmd as root, one CPU partition named "busload" holding this host. No cgroups (a container
-# or a VM may not delegate them): processes are tracked by process group and tasks are not confined.
+# or a VM may not delegate them): processes are tracked by process group and tasks are not confined. The daemons
+# talk over 127.0.0.1, so the host's name need not resolve.
 #   local-slurm.sh start DIR   installs slurm-wlm and munge when missing, writes DIR/slurm.conf, starts the daemons
 #                              (again after a stop; what already runs is left alone) and waits for the node to be idle
 #   local-slurm.sh stop DIR    stops the daemons it started from DIR
@@ -60,7 +61,7 @@ if [ ! -s "$dir/munge/munge.key" ]; then
 fi
 cat > "$conf" <<CONF
 ClusterName=busload-test
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -83,7 +84,7 @@ SchedulerType=sched/builtin
 ReturnToService=2
 KillWait=5
 MpiDefault=none
-NodeName=$node CPUs=$cpus State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=busload Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$conf"

@@ -8,6 +8,7 @@ import io.busload.agent.cluster.Outbox;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.Devices;
 import io.busload.kernels.Fatbin;
+import io.busload.protocol.SlurmJob;
 import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.vertx.core.Vertx;
@@ -37,9 +38,25 @@ final class AgentCommand implements Callable<Integer> {
   @Option(names = "--device", description = "cpu or cuda:N, repeatable (default: every GPU, else the CPU)")
   List<String> devices;
 
+  @Option(names = "--until-idle", arity = "0..1", fallbackValue = "30", paramLabel = "SECONDS",
+      description = "Exit once no run is active, every result is acked and no run came for SECONDS (default 30 when"
+          + " given without a value): the ephemeral agent of a Slurm job. Without it the agent serves until stopped.")
+  Integer untilIdle;
+
   @Override
   public Integer call() throws Exception {
-    Devices discovered = Devices.discover();
+    if (untilIdle != null && untilIdle < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--until-idle: at least 1 second, not " + untilIdle);
+    }
+    java.util.Optional<SlurmJob> job;
+    try {
+      job = SlurmJob.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    // In a job the node's Slurm name is the host's name: the coordinator queued the runs on devices named after it.
+    String host = job.map(SlurmJob::node).orElseGet(Devices::hostName);
+    Devices discovered = Devices.discover(host);
     List<Device> served;
     try {
       served = devices == null || devices.isEmpty() ? discovered.defaults()
@@ -47,7 +64,6 @@ final class AgentCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    String host = Devices.hostName();
     java.util.Optional<BridgeSettings> bridge;
     String agentId;
     List<String> labels;
@@ -61,6 +77,7 @@ final class AgentCommand implements Callable<Integer> {
     }
     AgentConfig config = AgentConfig.standard(agentId, host, AgentVersion.get(), Fatbin.sha256(), served,
         Outbox.directory(System.getenv(), agentId)).withLabels(labels);
+    AgentVerticle verticle;
     Vertx vertx;
     if (bridge.isPresent()) {
       // Not a member; one connection to a coordinator's bridge. Codecs stay unregistered: the bridge
@@ -70,8 +87,8 @@ final class AgentCommand implements Callable<Integer> {
           served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
       vertx = Vertx.vertx();
       io.busload.protocol.bridge.BridgeClient client = bridge.get().client(vertx);
-      vertx.deployVerticle(new AgentVerticle(config, v -> new BridgeLink(client).start()))
-          .await(60, TimeUnit.SECONDS);
+      verticle = new AgentVerticle(config, v -> new BridgeLink(client).start()).inSlurmJob(job.orElse(null));
+      vertx.deployVerticle(verticle).await(60, TimeUnit.SECONDS);
       if (bridge.get().tls() != null) {
         // Renewed certificates copied into the member directory serve the next connection, with no restart.
         io.busload.protocol.cluster.TlsReload.watch(vertx, bridge.get().tls(), ClusterSettings.AGENT,
@@ -83,10 +100,20 @@ final class AgentCommand implements Callable<Integer> {
           config.agentId(), settings.clusterName(), settings.host(), settings.eventBusPort(),
           served.stream().map(d -> d.info().name()).toList(), config.labels(), config.outbox());
       vertx = Cluster.join(settings, java.time.Duration.ofSeconds(3), java.time.Duration.ofDays(365));
-      vertx.deployVerticle(new AgentVerticle(config)).await(60, TimeUnit.SECONDS);
+      verticle = new AgentVerticle(config).inSlurmJob(job.orElse(null));
+      vertx.deployVerticle(verticle).await(60, TimeUnit.SECONDS);
     }
 
+    job.ifPresent(j -> LOG.info("agent {} runs in Slurm job {} on node {}: every result carries both", config.agentId(),
+        j.jobId(), j.node()));
     CountDownLatch stopped = new CountDownLatch(1);
+    if (untilIdle != null) {
+      // A run requested after the last check is never accepted: it stays queued at the coordinator for the next agent.
+      verticle.whenIdleFor(java.time.Duration.ofSeconds(untilIdle), () -> {
+        LOG.info("idle for {} s with every result acked: leaving the fleet", untilIdle);
+        vertx.close().onComplete(closed -> stopped.countDown());
+      });
+    }
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
       try {
         vertx.close().await(30, TimeUnit.SECONDS);
@@ -98,4 +125,5 @@ final class AgentCommand implements Callable<Integer> {
     stopped.await();
     return 0;
   }
+
 }

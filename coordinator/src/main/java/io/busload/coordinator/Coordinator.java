@@ -25,6 +25,16 @@ public final class Coordinator {
     return start(settings, Clock.systemUTC());
   }
 
+  /** As {@link #start(CoordinatorSettings)}, submitting Slurm jobs for sweeps that name a partition. */
+  public static Future<Coordinator> start(CoordinatorSettings settings,
+      java.util.Optional<io.busload.coordinator.fleet.SlurmSettings> slurm) {
+    return Cluster.start(settings.cluster()).compose(vertx -> deploy(vertx, settings, true, Clock.systemUTC(), slurm)
+        .recover(e -> {
+          vertx.close();
+          return Future.failedFuture(e);
+        }));
+  }
+
   /** As {@link #start(CoordinatorSettings)}, reading time from {@code clock}. */
   public static Future<Coordinator> start(CoordinatorSettings settings, Clock clock) {
     // On failure close without waiting: a future chained on close() never completes (its callback is due on
@@ -50,10 +60,15 @@ public final class Coordinator {
   }
 
   private static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings, boolean ownsVertx, Clock clock) {
+    return deploy(vertx, settings, ownsVertx, clock, java.util.Optional.empty());
+  }
+
+  private static Future<Coordinator> deploy(Vertx vertx, CoordinatorSettings settings, boolean ownsVertx, Clock clock,
+      java.util.Optional<io.busload.coordinator.fleet.SlurmSettings> slurm) {
     if (!ownsVertx) {
       registerCodecs(vertx);
     }
-    CoordinatorVerticle verticle = new CoordinatorVerticle(settings, clock);
+    CoordinatorVerticle verticle = new CoordinatorVerticle(settings, clock, slurm);
     return vertx.deployVerticle(verticle).map(id -> new Coordinator(vertx, verticle, id, ownsVertx));
   }
 

@@ -43,6 +43,9 @@ import io.busload.coordinator.fleet.Refusals;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.coordinator.fleet.WireRefusals;
 import io.busload.coordinator.fleet.RunQueues;
+import io.busload.coordinator.fleet.Slurm;
+import io.busload.coordinator.fleet.SlurmJobs;
+import io.busload.coordinator.fleet.SlurmSettings;
 import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.Run;
 import io.busload.coordinator.store.AgentStore;
@@ -114,6 +117,9 @@ public final class CoordinatorVerticle extends VerticleBase {
   private io.vertx.core.WorkerExecutor analysisWorkers;
   private ConnectionGuard restGuard;
   private ConnectionGuard bridgeGuard;
+  private final java.util.Optional<SlurmSettings> slurm;
+  /** Null without Slurm. */
+  private SlurmJobs slurmJobs;
 
   public CoordinatorVerticle(CoordinatorSettings settings) {
     this(settings, Clock.systemUTC());
@@ -121,8 +127,14 @@ public final class CoordinatorVerticle extends VerticleBase {
 
   /** With a clock the caller controls (tests move it to make schedules fall due). */
   public CoordinatorVerticle(CoordinatorSettings settings, Clock clock) {
+    this(settings, clock, java.util.Optional.empty());
+  }
+
+  /** With Slurm: sweeps may name a partition, whose nodes get a job each ({@link SlurmJobs}). */
+  public CoordinatorVerticle(CoordinatorSettings settings, Clock clock, java.util.Optional<SlurmSettings> slurm) {
     this.settings = settings;
     this.clock = clock;
+    this.slurm = slurm;
   }
 
   /** The agents' bridge port actually bound, or -1 when this coordinator serves none. */
@@ -229,7 +241,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       tokens.start(vertx);
       RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
           new FleetResource(vertx, fleet, agents, clock),
-          new SweepResource(vertx, sweeps, fleet, queues, clock),
+          new SweepResource(vertx, sweeps, fleet, queues, clock, slurm.isPresent() ? new Slurm() : null),
           new RunResource(vertx, sweeps),
           new ResultResource(vertx, results, new ViewStore(database)),
           new ScheduleResource(vertx, schedules, agents, clock),
@@ -243,8 +255,17 @@ public final class CoordinatorVerticle extends VerticleBase {
           new HealthResource(vertx, database), new VersionResource()));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
+      slurm.ifPresent(s -> {
+        slurmJobs = new SlurmJobs(vertx, sweeps, fleet, clock, s, new Slurm(), () -> s.bridge() != null ? s.bridge()
+            : settings.cluster().host() + ":" + bridgePort, () -> leading);
+        LOG.info("Slurm: sweeps may name a partition (slurm:PARTITION); jobs' files in {}, agents from {}",
+            s.spool(), s.bundle());
+      });
       timer = vertx.setPeriodic(TICK_MILLIS, id -> {
         tick(fleet, queues, scheduler);
+        if (slurmJobs != null) {
+          slurmJobs.tick(clock.instant());
+        }
         notifier.tick(leading);
       });
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),

@@ -36,9 +36,11 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     CoordinatorSettings settings;
+    java.util.Optional<io.busload.coordinator.fleet.SlurmSettings> slurm;
     try {
       settings = CoordinatorSettings.resolve(data, httpHost, httpPort, System.getenv(),
           System.getProperty("user.home"));
+      slurm = io.busload.coordinator.fleet.SlurmSettings.fromEnvironment(System.getenv());
     } catch (IllegalArgumentException e) {
       // A setting the coordinator refuses (plain HTTP off loopback, a bad port): the reason, not a stack trace.
       LOG.error("coordinator did not start: {}", e.getMessage());
@@ -49,7 +51,7 @@ public final class Main implements Callable<Integer> {
         settings.cluster().members());
     Coordinator coordinator;
     try {
-      coordinator = Coordinator.start(settings).await(2, TimeUnit.MINUTES);
+      coordinator = Coordinator.start(settings, slurm).await(2, TimeUnit.MINUTES);
     } catch (Exception e) {
       LOG.error("coordinator did not start: {}", e.getMessage(), e);
       return 1;

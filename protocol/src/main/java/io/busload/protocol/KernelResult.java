@@ -38,6 +38,8 @@ import java.util.UUID;
  *     when nothing was timed, and in every message written before it existed
  * @param energy what the case drew, from the GPU's energy counter over a window after the timed samples; null where
  *     it was not read (no NVML or no counter, the CPU backend, a case not measured) and in messages without it
+ * @param slurmJob the Slurm job whose agent measured it; null for an agent that is not a Slurm job's, and in messages
+ *     without it
  */
 public record KernelResult(
     int schemaVersion,
@@ -74,7 +76,9 @@ public record KernelResult(
     // Left out when null: an untimed result reads on the wire as one from an agent that records no sampling.
     @JsonInclude(JsonInclude.Include.NON_NULL) Sampling sampling,
     // Left out when null: a result whose energy was not read says so by its absence, never by a 0.
-    @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy) implements Protocol.Message {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy,
+    // Left out when null: a result from an agent that is not a Slurm job's reads as before jobs were recorded.
+    @JsonInclude(JsonInclude.Include.NON_NULL) SlurmJob slurmJob) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -108,7 +112,7 @@ public record KernelResult(
         .maxSeconds(maxSeconds).relativeSpread(relativeSpread).samples(samples).launchesPerSample(launchesPerSample)
         .warmupLaunches(warmupLaunches).bytesRead(bytesRead).bytesWritten(bytesWritten).bytes(bytes)
         .bandwidth(bandwidth).method(method).measuredAt(measuredAt).counters(counters).origin(origin).status(status)
-        .sampling(sampling).energy(energy);
+        .sampling(sampling).energy(energy).slurmJob(slurmJob);
   }
 
   /** Sets the fields of a {@link KernelResult} by name; {@link #build} checks them as the record does. */
@@ -144,6 +148,7 @@ public record KernelResult(
     private ResultStatus status;
     private Sampling sampling;
     private Energy energy;
+    private SlurmJob slurmJob;
 
     private Builder() {}
 
@@ -302,11 +307,16 @@ public record KernelResult(
       return this;
     }
 
+    public Builder slurmJob(SlurmJob value) {
+      slurmJob = value;
+      return this;
+    }
+
     public KernelResult build() {
       return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
           kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
           launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-          origin, status, sampling, energy);
+          origin, status, sampling, energy, slurmJob);
     }
   }
 
@@ -338,5 +348,10 @@ public record KernelResult(
   /** This result with what its case drew (null: not read). */
   public KernelResult withEnergy(Energy value) {
     return toBuilder().energy(value).build();
+  }
+
+  /** This result as measured in Slurm job {@code value} (null: in none). */
+  public KernelResult withSlurmJob(SlurmJob value) {
+    return toBuilder().slurmJob(value).build();
   }
 }

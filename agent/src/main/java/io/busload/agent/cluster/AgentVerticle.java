@@ -21,6 +21,7 @@ import io.vertx.core.eventbus.ReplyException;
 import io.busload.protocol.AgentHello;
 import io.busload.protocol.Heartbeat;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.SlurmJob;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
@@ -53,6 +54,15 @@ public final class AgentVerticle extends VerticleBase {
   private final AcceptedRuns accepted = new AcceptedRuns();
 
   private final Function<Vertx, FleetLink> links;
+  /** Tagged on every result this agent measures; null outside a Slurm job. */
+  private volatile SlurmJob slurmJob;
+  /** Runs accepted and not yet ended (event loop only). */
+  private int activeRuns;
+  /**
+   * When the last run ended, or the coordinator first acknowledged this agent; null before that and while a run is
+   * active (event loop only).
+   */
+  private Instant idleSince;
 
   /** An agent that is a member of the cluster it was deployed on. */
   public AgentVerticle(AgentConfig config) {
@@ -80,6 +90,43 @@ public final class AgentVerticle extends VerticleBase {
     Heartbeat.DeviceState state() {
       return new Heartbeat.DeviceState(worker.device().info().id(), runId, kernel, completed, total);
     }
+  }
+
+  /** Every result measured from now on carries {@code job}: the agent runs inside that Slurm job. */
+  public AgentVerticle inSlurmJob(SlurmJob job) {
+    this.slurmJob = job;
+    return this;
+  }
+
+  /**
+   * Since when this agent, acknowledged by a coordinator, has measured nothing and holds no result unacked; empty
+   * before the first acknowledgement, while a run is active or while a result waits in the outbox. Must be called on the verticle's context (an ephemeral agent asks before it exits).
+   */
+  public Future<java.util.Optional<Instant>> idleSince() {
+    if (activeRuns > 0 || idleSince == null) {
+      return Future.succeededFuture(java.util.Optional.empty());
+    }
+    Instant since = idleSince;
+    return vertx.executeBlocking(() -> outbox.pending().isEmpty(), false)
+        .map(empty -> empty && activeRuns == 0 && since.equals(idleSince) ? java.util.Optional.of(since)
+            : java.util.Optional.<Instant>empty());
+  }
+
+  /**
+   * Runs {@code then} once, on this verticle's context, when {@link #idleSince} has lasted {@code idle}; checked every
+   * second.
+   */
+  public void whenIdleFor(java.time.Duration idle, Runnable then) {
+    context.runOnContext(v -> {
+      boolean[] done = {false};
+      vertx.setPeriodic(1_000, timer -> idleSince().onSuccess(since -> {
+        if (!done[0] && since.isPresent() && !since.get().plus(idle).isAfter(Instant.now())) {
+          done[0] = true;
+          vertx.cancelTimer(timer);
+          then.run();
+        }
+      }));
+    });
   }
 
   @Override
@@ -136,6 +183,10 @@ public final class AgentVerticle extends VerticleBase {
           link.hellosUnanswered(unansweredHellos, Addresses.AGENT_HELLO);
           if (ok && !helloAcked) {
             LOG.info("coordinator acknowledged agent {} with {} device(s)", config.agentId(), slots.size());
+            if (activeRuns == 0) {
+              // Idle counts from here: a slow connection at start (a TLS handshake on a loaded node) is not idleness.
+              idleSince = Instant.now();
+            }
           } else if (!ok) {
             LOG.info("hello not acknowledged yet ({}); retrying", reply.succeeded()
                 ? reply.result().reason() : reply.cause().getMessage());
@@ -176,6 +227,8 @@ public final class AgentVerticle extends VerticleBase {
     LOG.info("run {} accepted: suite {} on {} ({} kernels)", request.runId(), request.suite(), device.info().id(),
         planned);
 
+    activeRuns++;
+    idleSince = null;
     slot.worker.submit(() -> {
       // Sizes need the device's free memory: resolved on its thread; a size that does not fit fails the run here.
       Plan plan = Plan.resolve(request.suite(), options, device.limits(), device.info().id());
@@ -195,7 +248,7 @@ public final class AgentVerticle extends VerticleBase {
         @Override
         public void measured(KernelResult measured, int completed, int total) {
           slot.completed = completed;
-          KernelResult result = ProfileCounters.attach(measured, counters);
+          KernelResult result = ProfileCounters.attach(measured, counters).withSlurmJob(slurmJob);
           // On disk before the first send, on this worker thread (fsync blocks): if the write fails, so does the run.
           outbox.put(result);
           context.runOnContext(v -> {
@@ -211,6 +264,9 @@ public final class AgentVerticle extends VerticleBase {
       slot.completed = 0;
       slot.total = 0;
       context.runOnContext(v -> {
+        if (--activeRuns == 0) {
+          idleSince = Instant.now();
+        }
         if (error == null) {
           long invalid = results.stream().filter(r -> r.status().failed()).count();
           status(delivery, request, RunStatus.State.DONE, results.size(), total,

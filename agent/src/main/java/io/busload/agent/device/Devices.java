@@ -29,7 +29,11 @@ public final class Devices {
 
   /** Discovers the GPUs; the CPU device is always available as {@code cpu}. */
   public static Devices discover() {
-    String host = hostName();
+    return discover(hostName());
+  }
+
+  /** As {@link #discover()}, with devices named after {@code host} (a Slurm job's node name). */
+  public static Devices discover(String host) {
     List<Device> devices = new ArrayList<>(CudaDiscovery.discover(host));
     if (devices.isEmpty()) {
       LOG.info("no CUDA device usable ({}); measuring on the CPU", CudaDiscovery.lastReason());

@@ -2,6 +2,7 @@ package io.busload.coordinator.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.fleet.Slurm;
 import io.busload.coordinator.store.RunTarget;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.SuiteOptions;
@@ -34,9 +35,40 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
     List<String> online();
 
     Collection<String> known();
+
+    /**
+     * The nodes of a Slurm partition, read before parsing ({@link #slurmPartitions}).
+     *
+     * @throws BadInput when this coordinator has no Slurm or the partition was not read
+     */
+    default List<Slurm.Node> slurmNodes(String partition) {
+      throw new BadInput("devices", "'" + SLURM + partition + "': this coordinator submits no Slurm jobs"
+          + " (BUSLOAD_SLURM_SPOOL is unset)");
+    }
   }
 
   static final String ALL = "all";
+  /** A device entry {@code slurm:PARTITION}: every device of every node of that partition, each through a job. */
+  static final String SLURM = "slurm:";
+
+  /** The partitions a body's device list names ({@code slurm:PARTITION}), to be read from Slurm before parsing. */
+  static Set<String> slurmPartitions(byte[] body) {
+    Set<String> partitions = new LinkedHashSet<>();
+    JsonNode devices = readBody(body).get("devices");
+    if (devices != null && devices.isArray()) {
+      for (JsonNode element : devices) {
+        if (element.isTextual() && element.asText().startsWith(SLURM)) {
+          String partition = element.asText().substring(SLURM.length());
+          if (!Slurm.validName(partition)) {
+            throw new BadInput("devices", "'" + element.asText() + "': a partition name is 1 to 100 letters, digits,"
+                + " '.', '_' or '-'");
+          }
+          partitions.add(partition);
+        }
+      }
+    }
+    return partitions;
+  }
 
   static NewSweep parse(byte[] body, Devices devices) {
     JsonNode root = readBody(body);
@@ -44,11 +76,18 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
     int kernels = kernelsOf(suite);
     Map<String, String> options = options(root.get("options"));
     List<String> deviceIds = devices(root.get("devices"), devices);
-    List<RunTarget> targets = new ArrayList<>();
+    Map<String, RunTarget> targets = new java.util.LinkedHashMap<>();
     for (String id : deviceIds) {
-      targets.add(new RunTarget(id, devices.agentOf(id).orElseThrow(), kernels));
+      if (id.startsWith(SLURM)) {
+        String partition = id.substring(SLURM.length());
+        for (Slurm.Node node : devices.slurmNodes(partition)) {
+          node.deviceIds().forEach(d -> targets.putIfAbsent(d, new RunTarget(d, node.name(), kernels, partition)));
+        }
+      } else {
+        targets.putIfAbsent(id, new RunTarget(id, devices.agentOf(id).orElseThrow(), kernels));
+      }
     }
-    return new NewSweep(suite, options, targets);
+    return new NewSweep(suite, options, List.copyOf(targets.values()));
   }
 
   static JsonNode readBody(byte[] body) {
@@ -145,7 +184,8 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
       return onlineOrRefuse.apply("an omitted device list");
     }
     if (!node.isArray()) {
-      throw new BadInput("devices", "must be an array of device ids, such as [\"host/cpu\"], or [\"all\"]");
+      throw new BadInput("devices", "must be an array of device ids, such as [\"host/cpu\"], [\"slurm:PARTITION\"]"
+          + " or [\"all\"]");
     }
     Set<String> ids = new LinkedHashSet<>();
     for (JsonNode element : node) {
@@ -161,7 +201,7 @@ record NewSweep(String suite, Map<String, String> options, List<RunTarget> targe
       return onlineOrRefuse.apply("[\"all\"]");
     }
     for (String id : ids) {
-      if (devices.agentOf(id).isEmpty()) {
+      if (!id.startsWith(SLURM) && devices.agentOf(id).isEmpty()) {
         throw new BadInput("devices", "unknown device '" + id + "'; known: "
             + (devices.known().isEmpty() ? "none" : String.join(", ", devices.known())));
       }

@@ -6,6 +6,7 @@ import static io.busload.coordinator.api.Requests.pathId;
 
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.RunQueues;
+import io.busload.coordinator.fleet.Slurm;
 import io.busload.coordinator.store.Run;
 import io.busload.coordinator.store.SweepStore;
 import io.vertx.core.Future;
@@ -15,6 +16,9 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -22,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** {@code /api/sweeps}: ask for a suite on devices ({@code POST}), and see sweeps with their runs. */
-public record SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock)
+public record SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock, Slurm slurm)
     implements ApiResource {
   private static final Logger LOG = LoggerFactory.getLogger(SweepResource.class);
 
@@ -34,8 +38,46 @@ public record SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueu
     routes.get("/:id").handler(this::one);
   }
 
+  /** Without Slurm: a sweep that names a partition is refused. */
+  public SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock) {
+    this(vertx, sweeps, fleet, queues, clock, null);
+  }
+
   private void create(RoutingContext ctx) {
-    NewSweep request = NewSweep.parse(bodyBytes(ctx), new NewSweep.Devices() {
+    byte[] body = bodyBytes(ctx);
+    Set<String> partitions = NewSweep.slurmPartitions(body);
+    if (partitions.isEmpty() || slurm == null) {
+      create(ctx, body, Map.of());
+      return;
+    }
+    // sinfo is a process: asked on a worker, the nodes then used on the event loop with the fleet's state.
+    blocking(() -> {
+      Map<String, List<Slurm.Node>> nodes = new HashMap<>();
+      for (String partition : partitions) {
+        try {
+          nodes.put(partition, slurm.nodes(partition));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+          throw new BadInput("devices", "'" + NewSweep.SLURM + partition + "': " + e.getMessage());
+        }
+      }
+      return nodes;
+    }).onSuccess(nodes -> {
+      try {
+        create(ctx, body, nodes);
+      } catch (RuntimeException e) {
+        ctx.fail(e);
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  private void create(RoutingContext ctx, byte[] body, Map<String, List<Slurm.Node>> slurmNodes) {
+    NewSweep request = NewSweep.parse(body, new NewSweep.Devices() {
+      @Override
+      public List<Slurm.Node> slurmNodes(String partition) {
+        List<Slurm.Node> nodes = slurmNodes.get(partition);
+        return nodes != null ? nodes : NewSweep.Devices.super.slurmNodes(partition);
+      }
+
       @Override
       public Optional<String> agentOf(String deviceId) {
         return fleet.agentOf(deviceId);

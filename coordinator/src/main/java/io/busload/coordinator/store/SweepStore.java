@@ -57,7 +57,7 @@ public final class SweepStore {
     List<Run> runs = new ArrayList<>();
     try (PreparedStatement s = c.prepareStatement(
         "INSERT INTO runs (id, sweep_id, position, device_id, agent_id, state, completed, total, message,"
-            + " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?)")) {
+            + " created_at, updated_at, slurm_partition) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?, ?)")) {
       int position = 0;
       for (RunTarget target : targets) {
         Run run = new Run(UUID.randomUUID().toString(), sweepId, target.deviceId(), target.agentId(),
@@ -71,6 +71,7 @@ public final class SweepStore {
         s.setInt(7, run.total());
         s.setObject(8, timestamp(now));
         s.setObject(9, timestamp(now));
+        s.setString(10, target.slurmPartition());
         s.addBatch();
         runs.add(run);
       }
@@ -164,6 +165,30 @@ public final class SweepStore {
   private static QueuedRun queuedRun(ResultSet rs) throws SQLException {
     return new QueuedRun(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
         Database.json(rs.getString(6), OPTIONS, NOT_JSON));
+  }
+
+  /** A Slurm node with runs queued for it, and the partition they were asked through. */
+  public record SlurmQueue(String node, String partition, List<String> deviceIds) {}
+
+  /**
+   * The Slurm nodes that have QUEUED runs, each with the partition of its oldest such run and the devices those runs
+   * are queued on (a job's agent serves them all).
+   */
+  public List<SlurmQueue> queuedSlurmNodes() {
+    record Queued(String node, String partition, String device) {}
+    List<Queued> rows = db.list("SELECT agent_id, slurm_partition, device_id FROM runs WHERE state = ?"
+        + " AND slurm_partition IS NOT NULL ORDER BY created_at, sweep_id, position",
+        s -> s.setString(1, RunState.QUEUED.name()), rs -> new Queued(rs.getString(1), rs.getString(2), rs.getString(3)));
+    Map<String, SlurmQueue> byNode = new LinkedHashMap<>();
+    for (Queued row : rows) {
+      SlurmQueue queue = byNode.computeIfAbsent(row.node(),
+          n -> new SlurmQueue(n, row.partition(), new ArrayList<>()));
+      if (!queue.deviceIds().contains(row.device())) {
+        queue.deviceIds().add(row.device());
+      }
+    }
+    return byNode.values().stream()
+        .map(q -> new SlurmQueue(q.node(), q.partition(), List.copyOf(q.deviceIds()))).toList();
   }
 
   /** Runs an agent accepted and has not finished: after a restart their devices are still busy. */

@@ -62,6 +62,19 @@ class SweepStoreTest {
   }
 
   @Test
+  void queuedSlurmNodes_runsThroughAPartition_eachNodeOnceWithItsQueuedDevices_standingAgentsLeftOut() {
+    Instant now = Instant.now();
+    Sweep slurm = store.createSweep("stride", Map.of(), List.of(new RunTarget("n1/cuda:0", "n1", 3, "gpu"),
+        new RunTarget("n1/cuda:1", "n1", 3, "gpu"), new RunTarget("n2/cpu", "n2", 3, "cpu")), now);
+    store.createSweep("stride", Map.of(), List.of(new RunTarget("n1/cuda:0", "n1", 3, "gpu"),
+        new RunTarget(GPU.id(), "a1", 3)), now.plusMillis(5));
+    store.endRun(slurm.runs().get(2).runId(), RunState.INTERRUPTED, "job cancelled", now.plusMillis(10));
+
+    assertThat(store.queuedSlurmNodes()).containsExactly(
+        new SweepStore.SlurmQueue("n1", "gpu", List.of("n1/cuda:0", "n1/cuda:1")));
+  }
+
+  @Test
   void recordStatus_runningAfterDone_keepsDone() {
     Sweep sweep = store.createSweep("stride", Map.of(), List.of(new RunTarget(GPU.id(), "a1", 2)), Instant.now());
     String runId = sweep.runs().getFirst().runId();

@@ -137,6 +137,39 @@ public final class FleetCa {
     }
   }
 
+  /**
+   * The member CA alone, from {@code member-ca.p12} and {@code coordinator-ca.pem} in {@code caDir} (with
+   * {@code fleet-id}): what a coordinator that issues Slurm jobs' agent certificates holds. It issues agents and
+   * dashboards; without the root's key or the coordinator CA's it can admit no coordinator and make no new CA.
+   *
+   * @throws IOException naming the file that is missing or that {@code password} does not open
+   */
+  public static FleetCa loadMemberIssuer(Path caDir, char[] password) throws IOException {
+    String fleetId = Files.readString(caDir.resolve(FLEET_ID), StandardCharsets.US_ASCII).strip();
+    Path coordinatorPem = caDir.resolve(COORDINATOR_CA + ".pem");
+    try {
+      Authority member = loadAuthority(caDir, MEMBER_CA, password);
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(caDir.resolve(MEMBER_CA + ".p12"))) {
+        store.load(in, password);
+      }
+      Certificate[] chain = store.getCertificateChain(MEMBER_CA);
+      if (chain == null || chain.length < 2 || !(chain[chain.length - 1] instanceof X509Certificate rootCertificate)) {
+        throw new IOException(caDir.resolve(MEMBER_CA + ".p12") + ": no chain up to the fleet's root");
+      }
+      X509Certificate coordinatorCertificate;
+      try (InputStream in = Files.newInputStream(coordinatorPem)) {
+        coordinatorCertificate = (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+            .generateCertificate(in);
+      }
+      return new FleetCa(fleetId, new Authority(new KeyPair(rootCertificate.getPublicKey(), null), rootCertificate),
+          new Authority(new KeyPair(coordinatorCertificate.getPublicKey(), null), coordinatorCertificate), member);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot read the member CA in " + caDir + " (" + coordinatorPem.getFileName() + ", "
+          + MEMBER_CA + ".p12): " + e.getMessage(), e);
+    }
+  }
+
   private static void saveAuthority(Path caDir, String alias, Authority authority, List<X509Certificate> chain,
       char[] password) throws IOException {
     try {
@@ -222,6 +255,10 @@ public final class FleetCa {
   public Member issue(String role, String name, List<String> hosts, Duration validity) {
     boolean coordinator = "coordinator".equals(role);
     Authority issuer = coordinator ? coordinatorCa : memberCa;
+    if (issuer.keys().getPrivate() == null) {
+      throw new IllegalStateException("cannot issue a " + role + " certificate for '" + name + "': this CA holds"
+          + " the member CA's key only");
+    }
     List<GeneralName> san = new ArrayList<>();
     List<String> all = new ArrayList<>(List.of(name));
     all.addAll(hosts);

@@ -62,6 +62,29 @@ class FleetCaTest {
   }
 
   @Test
+  void loadMemberIssuer_memberCaFilesAlone_issuesAgentsSignedByIt_refusesCoordinators() throws Exception {
+    Path saved = dir.resolve("issuer-ca");
+    ca.save(saved, "secret".toCharArray());
+    Path issuerDir = Files.createDirectories(dir.resolve("issuer-only"));
+    for (String file : List.of("fleet-id", "member-ca.p12", "coordinator-ca.pem")) {
+      Files.copy(saved.resolve(file), issuerDir.resolve(file));
+    }
+
+    FleetCa issuer = FleetCa.loadMemberIssuer(issuerDir, "secret".toCharArray());
+    FleetCa.Member agent = issuer.issue("agent", "node7", List.of(), Duration.ofMinutes(75));
+
+    agent.certificate().verify(ca.memberCa().getPublicKey());
+    assertThat(agent.chain()).containsExactly(agent.certificate(), ca.memberCa(), ca.root());
+    assertThat(agent.trusted()).isEqualTo(ca.coordinatorCa());
+    assertThat(FleetTls.nameOf(FleetTls.inDirectory(FleetCa.write(agent, dir.resolve("issued"))).load("agent")
+        .certificate())).isEqualTo("node7");
+    assertThatThrownBy(() -> issuer.issue("coordinator", "c9", List.of()))
+        .hasMessageContaining("holds the member CA's key only");
+    assertThatThrownBy(() -> FleetCa.loadMemberIssuer(issuerDir, "wrong".toCharArray()))
+        .hasMessageContaining("member-ca.p12");
+  }
+
+  @Test
   void write_memberDirectories_loadForTheirRoleOnly_ownerOnly() throws Exception {
     Path out = dir.resolve("members");
     Path coordinatorDir = FleetCa.write(ca.issue("coordinator", "c1", List.of("localhost", "127.0.0.1")), out);

@@ -9,6 +9,7 @@ import io.busload.coordinator.api.AnalysisPool;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.NotificationResource;
 import io.busload.analysis.cohort.CohortCheck;
+import io.busload.analysis.cohort.CohortFlag;
 import io.busload.analysis.cohort.DeviceFigure;
 import io.busload.coordinator.analysis.CohortFigures;
 import io.busload.coordinator.notify.CohortState;
@@ -25,6 +26,7 @@ import io.busload.coordinator.api.RunResource;
 import io.busload.coordinator.api.ScheduleResource;
 import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
+import io.busload.coordinator.fleet.ResultGauges;
 import io.busload.coordinator.schedule.Leadership;
 import io.busload.coordinator.schedule.Scheduler;
 import io.busload.coordinator.store.Analysis;
@@ -60,6 +62,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -184,9 +187,13 @@ public final class CoordinatorVerticle extends VerticleBase {
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
+      ResultGauges resultGauges = new ResultGauges(metrics, ResultGauges.maxDevices(System.getenv()));
       Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
         List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
-        return CohortState.of(figures, cohortCheck.flags(figures));
+        List<CohortFlag> flags = cohortCheck.flags(figures);
+        resultGauges.cohort(figures.stream().map(DeviceFigure::deviceId).collect(Collectors.toSet()),
+            flags.stream().collect(Collectors.groupingBy(CohortFlag::deviceId, Collectors.counting())));
+        return CohortState.of(figures, flags);
       }, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
@@ -198,6 +205,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       ResultBatcher batcher = new ResultBatcher(vertx, ingestWorkers, limits.pendingResults(), results, agents, sweeps,
           refusals, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
+        resultGauges.stored(stored);
         regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
       });
       if (remembered.bridgeTls() != null) {

@@ -6,6 +6,7 @@ import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.AnalysisPool;
+import io.busload.coordinator.api.CertificateResource;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.NotificationResource;
 import io.busload.analysis.cohort.CohortCheck;
@@ -91,6 +92,12 @@ public final class CoordinatorVerticle extends VerticleBase {
   private ApiTokens tokens;
   private io.busload.coordinator.fleet.AgentBridge bridge;
   private CertificateExpiry expiry;
+  private Notifier notifier;
+  /**
+   * How often certificates are looked at for their expiry: each is warned of once a day, and one seen for the first
+   * time (an agent's, at its connection; a renewed one) is looked at then.
+   */
+  private static final Duration CERTIFICATES_EVERY = Duration.ofHours(1);
   private int bridgePort = -1;
   private long timer = -1;
   private long ticks;
@@ -208,11 +215,13 @@ public final class CoordinatorVerticle extends VerticleBase {
         resultGauges.stored(stored);
         regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
       });
+      this.notifier = notifier;
+      java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
       if (remembered.bridgeTls() != null) {
-        expiry = new CertificateExpiry(clock, remembered.bridgeTls());
+        expiry = new CertificateExpiry(clock, warnBefore, remembered.bridgeTls());
         expiry.register(metrics);
-        expiry.warnIfNear();
-        vertx.setPeriodic(Duration.ofDays(1).toMillis(), id -> expiry.warnIfNear());
+        checkCertificates();
+        vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
       }
       Gauge.builder("busload_results_pending", batcher, ResultBatcher::pending)
           .description("results waiting for their batch").register(metrics);
@@ -247,6 +256,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
+          new CertificateResource(() -> expiry == null ? List.of() : expiry.near(), warnBefore),
           new HealthResource(vertx, database)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
@@ -267,6 +277,11 @@ public final class CoordinatorVerticle extends VerticleBase {
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
         bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals)
+            .certificates(certificate -> {
+              if (expiry != null && expiry.agent(certificate)) {
+                checkCertificates();
+              }
+            })
             .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
                 limits.bridgeConnectionsPerClient());
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
@@ -311,8 +326,19 @@ public final class CoordinatorVerticle extends VerticleBase {
           }
           if (expiry != null) {
             expiry.update(renewed);
+            checkCertificates();
           }
         });
+  }
+
+  /**
+   * Certificates near expiry: a WARN per certificate per day, and a notice per certificate and expiry (claimed in the
+   * store, so each coordinator may tell it and it is sent once).
+   */
+  private void checkCertificates() {
+    expiry.warnIfNear();
+    notifier.certificatesNearExpiry(expiry.near().stream()
+        .map(e -> new Notifier.Certificate(e.role(), e.subject(), e.serial(), e.notAfter())).toList());
   }
 
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {

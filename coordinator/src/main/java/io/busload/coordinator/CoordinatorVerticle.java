@@ -100,6 +100,7 @@ public final class CoordinatorVerticle extends VerticleBase {
   private static final Duration CERTIFICATES_EVERY = Duration.ofHours(1);
   private int bridgePort = -1;
   private long timer = -1;
+  private long certificateTimer = -1;
   private long ticks;
   private final AtomicLong queued = new AtomicLong();
   private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -221,7 +222,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         expiry = new CertificateExpiry(clock, warnBefore, remembered.bridgeTls());
         expiry.register(metrics);
         checkCertificates();
-        vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
+        certificateTimer = vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
       }
       Gauge.builder("busload_results_pending", batcher, ResultBatcher::pending)
           .description("results waiting for their batch").register(metrics);
@@ -466,6 +467,9 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (certificateTimer >= 0) {
+      vertx.cancelTimer(certificateTimer);
     }
     if (tokens != null) {
       tokens.stop();

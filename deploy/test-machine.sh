@@ -9,6 +9,8 @@ need=()
 # Browser tests use Debian's Chromium (Playwright may not download its own); fault tests need root and iproute2.
 # Where they cannot run, those fail naming why, or are skipped and listed with BUSLOAD_SKIP_NETNS=1.
 [[ -x /usr/bin/chromium ]] || need+=(chromium chromium-driver)
+# The coordinator's /metrics is read back by Prometheus's own Python client parser (MetricsTest).
+[[ -f /usr/lib/python3/dist-packages/prometheus_client/parser.py ]] || need+=(python3-prometheus-client)
 if [[ $full -eq 1 && -z "$sudo" ]]; then
   command -v ip >/dev/null || need+=(iproute2)
   # The container tests load the images of ./busload images into Debian's podman; runc is named because podman would

@@ -6,9 +6,11 @@ import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
 import io.busload.coordinator.api.AnalysisPool;
+import io.busload.coordinator.api.CertificateResource;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.NotificationResource;
 import io.busload.analysis.cohort.CohortCheck;
+import io.busload.analysis.cohort.CohortFlag;
 import io.busload.analysis.cohort.DeviceFigure;
 import io.busload.coordinator.analysis.CohortFigures;
 import io.busload.coordinator.notify.CohortState;
@@ -26,6 +28,7 @@ import io.busload.coordinator.api.RunResource;
 import io.busload.coordinator.api.ScheduleResource;
 import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
+import io.busload.coordinator.fleet.ResultGauges;
 import io.busload.coordinator.schedule.Leadership;
 import io.busload.coordinator.schedule.Scheduler;
 import io.busload.coordinator.store.ComparisonStore;
@@ -64,6 +67,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,8 +96,15 @@ public final class CoordinatorVerticle extends VerticleBase {
   private ApiTokens tokens;
   private io.busload.coordinator.fleet.AgentBridge bridge;
   private CertificateExpiry expiry;
+  private Notifier notifier;
+  /**
+   * How often certificates are looked at for their expiry: each is warned of once a day, and one seen for the first
+   * time (an agent's, at its connection; a renewed one) is looked at then.
+   */
+  private static final Duration CERTIFICATES_EVERY = Duration.ofHours(1);
   private int bridgePort = -1;
   private long timer = -1;
+  private long certificateTimer = -1;
   private long ticks;
   private final AtomicLong queued = new AtomicLong();
   private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -197,9 +208,13 @@ public final class CoordinatorVerticle extends VerticleBase {
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
+      ResultGauges resultGauges = new ResultGauges(metrics, ResultGauges.maxDevices(System.getenv()));
       Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
         List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
-        return CohortState.of(figures, cohortCheck.flags(figures));
+        List<CohortFlag> flags = cohortCheck.flags(figures);
+        resultGauges.cohort(figures.stream().map(DeviceFigure::deviceId).collect(Collectors.toSet()),
+            flags.stream().collect(Collectors.groupingBy(CohortFlag::deviceId, Collectors.counting())));
+        return CohortState.of(figures, flags);
       }, clock);
       Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
           .register(metrics);
@@ -211,13 +226,16 @@ public final class CoordinatorVerticle extends VerticleBase {
       ResultBatcher batcher = new ResultBatcher(vertx, ingestWorkers, limits.pendingResults(), results, agents, sweeps,
           refusals, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
+        resultGauges.stored(stored);
         regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
       });
+      this.notifier = notifier;
+      java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
       if (remembered.bridgeTls() != null) {
-        expiry = new CertificateExpiry(clock, remembered.bridgeTls());
+        expiry = new CertificateExpiry(clock, warnBefore, remembered.bridgeTls());
         expiry.register(metrics);
-        expiry.warnIfNear();
-        vertx.setPeriodic(Duration.ofDays(1).toMillis(), id -> expiry.warnIfNear());
+        checkCertificates();
+        certificateTimer = vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
       }
       Gauge.builder("busload_results_pending", batcher, ResultBatcher::pending)
           .description("results waiting for their batch").register(metrics);
@@ -252,6 +270,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
+          new CertificateResource(() -> expiry == null ? List.of() : expiry.near(), warnBefore),
           new HealthResource(vertx, database), new VersionResource()));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
@@ -281,6 +300,11 @@ public final class CoordinatorVerticle extends VerticleBase {
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
         bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals)
+            .certificates(certificate -> {
+              if (expiry != null && expiry.agent(certificate)) {
+                checkCertificates();
+              }
+            })
             .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
                 limits.bridgeConnectionsPerClient());
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
@@ -325,8 +349,19 @@ public final class CoordinatorVerticle extends VerticleBase {
           }
           if (expiry != null) {
             expiry.update(renewed);
+            checkCertificates();
           }
         });
+  }
+
+  /**
+   * Certificates near expiry: a WARN per certificate per day, and a notice per certificate and expiry (claimed in the
+   * store, so each coordinator may tell it and it is sent once).
+   */
+  private void checkCertificates() {
+    expiry.warnIfNear();
+    notifier.certificatesNearExpiry(expiry.near().stream()
+        .map(e -> new Notifier.Certificate(e.role(), e.subject(), e.serial(), e.notAfter())).toList());
   }
 
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {
@@ -454,6 +489,9 @@ public final class CoordinatorVerticle extends VerticleBase {
     }
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (certificateTimer >= 0) {
+      vertx.cancelTimer(certificateTimer);
     }
     if (tokens != null) {
       tokens.stop();

@@ -81,6 +81,7 @@ public final class AgentBridge {
   private final Map<String, Integer> socketsByClient = new HashMap<>();
   private final Map<SockJSSocket, String> clientOf = new HashMap<>();
   private long refusedSockets;
+  private java.util.function.Consumer<X509Certificate> verified = certificate -> { };
 
   /**
    * @param tls this coordinator's fleet certificate, or null for a plain bridge (loopback or TLS off)
@@ -90,6 +91,12 @@ public final class AgentBridge {
     this.vertx = vertx;
     this.tls = tls;
     this.refusals = refusals;
+  }
+
+  /** Where each verified agent certificate goes when its connection is accepted (for their expiries). */
+  public AgentBridge certificates(java.util.function.Consumer<X509Certificate> verified) {
+    this.verified = verified;
+    return this;
   }
 
   /**
@@ -266,6 +273,7 @@ public final class AgentBridge {
           socket.remoteAddress(), certificate.getSubjectX500Principal(), role);
       return null;
     }
+    verified.accept(certificate);
     return name;
   }
 

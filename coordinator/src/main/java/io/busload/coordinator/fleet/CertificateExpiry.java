@@ -7,34 +7,93 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * When the coordinator's certificates run out: its own chain and the CAs it trusts, whichever expires first. Members
- * issued together expire together, so the fleet stops on that day unless someone renews; this makes the day visible
- * in {@code /metrics} ({@code busload_tls_expiry_seconds}, for an alert) and in the log, with a WARN from
- * {@link #WARN_BEFORE} ahead.
+ * When the certificates the fleet runs on run out: the coordinator's own chain and the CAs it trusts, and the agent
+ * certificates its bridge has seen. Members issued together expire together, so the fleet stops on that day unless
+ * someone renews; this makes the day visible in {@code /metrics} ({@code busload_tls_expiry_seconds}, the
+ * coordinator's earliest, for an alert), in the log (a WARN per certificate per day from {@link #WARN_BEFORE}
+ * ahead), and to the notices and the dashboard through {@link #near}.
  */
 public final class CertificateExpiry {
   private static final Logger LOG = LoggerFactory.getLogger(CertificateExpiry.class);
   public static final Duration WARN_BEFORE = Duration.ofDays(30);
+  /** The setting of how many days ahead of an expiry the warnings start ({@link #WARN_BEFORE} by default). */
+  public static final String WARN_DAYS_SETTING = "BUSLOAD_CERT_WARN_DAYS";
   public static final String GAUGE = "busload_tls_expiry_seconds";
 
+  /**
+   * A certificate within the warning's reach, or past its expiry ({@code daysLeft} negative).
+   *
+   * @param role the fleet role it is issued for ({@code coordinator}, {@code agent}, ...), or {@code CA}
+   * @param serial its serial number in hex: with the subject, which certificate of a renewed name this is
+   */
+  public record Expiring(String role, String subject, String serial, Instant notAfter, long daysLeft) {}
+
   private final Clock clock;
+  private final Duration warnBefore;
+  private volatile List<X509Certificate> own;
   private volatile X509Certificate earliest;
+  /** The newest agent certificate seen per subject: a renewed one replaces the one it renews. */
+  private final Map<String, X509Certificate> agents = new ConcurrentHashMap<>();
+  /** The day (UTC) each certificate was last warned of, by subject and serial. */
+  private final Map<String, LocalDate> warned = new ConcurrentHashMap<>();
 
   public CertificateExpiry(Clock clock, FleetTls.Loaded tls) {
+    this(clock, WARN_BEFORE, tls);
+  }
+
+  public CertificateExpiry(Clock clock, Duration warnBefore, FleetTls.Loaded tls) {
     this.clock = clock;
+    this.warnBefore = warnBefore;
     update(tls);
+  }
+
+  /** The warning's reach from {@link #WARN_DAYS_SETTING} in {@code env}, or its default; bad input names it. */
+  public static Duration warnBefore(Map<String, String> env) {
+    String value = env.get(WARN_DAYS_SETTING);
+    if (value == null || value.isBlank()) {
+      return WARN_BEFORE;
+    }
+    try {
+      int days = Integer.parseInt(value.strip());
+      if (days < 1) {
+        throw new IllegalArgumentException(WARN_DAYS_SETTING + ": at least 1, got " + days);
+      }
+      return Duration.ofDays(days);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(WARN_DAYS_SETTING + ": not a whole number of days: '" + value.strip() + "'");
+    }
   }
 
   /** Takes the certificates of {@code tls} as the ones in use (at start, and whenever they are reloaded). */
   public void update(FleetTls.Loaded tls) {
     List<X509Certificate> all = tls.certificates();
+    own = List.copyOf(all);
     earliest = all.stream().min(Comparator.comparing(X509Certificate::getNotAfter)).orElseThrow();
+  }
+
+  /**
+   * An agent certificate the bridge verified; returns whether it is one not seen before (a new subject, or a newer
+   * certificate of one), so the caller can look at the expiries again.
+   */
+  public boolean agent(X509Certificate certificate) {
+    String subject = certificate.getSubjectX500Principal().getName();
+    X509Certificate before = agents.get(subject);
+    if (before != null && !certificate.getNotAfter().after(before.getNotAfter())) {
+      return false;
+    }
+    agents.put(subject, certificate);
+    return true;
   }
 
   public void register(MeterRegistry registry) {
@@ -47,15 +106,47 @@ public final class CertificateExpiry {
     return Duration.between(clock.instant(), earliest.getNotAfter().toInstant());
   }
 
-  /** Logs a WARN when the earliest expiry is within {@link #WARN_BEFORE}; returns whether it did. */
+  public Duration warnBefore() {
+    return warnBefore;
+  }
+
+  /** The certificates that expire within the warning's reach (or have expired), soonest first. */
+  public List<Expiring> near() {
+    Instant now = clock.instant();
+    List<X509Certificate> all = new ArrayList<>(own);
+    all.addAll(agents.values());
+    return all.stream()
+        .filter(c -> Duration.between(now, c.getNotAfter().toInstant()).compareTo(warnBefore) < 0)
+        .sorted(Comparator.comparing(X509Certificate::getNotAfter))
+        .map(c -> new Expiring(role(c), c.getSubjectX500Principal().getName(), c.getSerialNumber().toString(16),
+            c.getNotAfter().toInstant(), Duration.between(now, c.getNotAfter().toInstant()).toDays()))
+        .toList();
+  }
+
+  /**
+   * Logs a WARN for each certificate within the warning's reach that was not warned of today (UTC); returns whether
+   * it logged any.
+   */
   public boolean warnIfNear() {
-    Duration left = remaining();
-    if (left.compareTo(WARN_BEFORE) >= 0) {
-      return false;
+    LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
+    boolean any = false;
+    for (Expiring e : near()) {
+      LocalDate last = warned.put(e.subject() + "#" + e.serial(), today);
+      if (today.equals(last)) {
+        continue;
+      }
+      any = true;
+      LOG.warn("TLS certificate {} ({}) expires {} ({} days from now); renew with ./busload certs renew and copy the"
+          + " member directories to their hosts", e.subject(), e.role(), e.notAfter(), e.daysLeft());
     }
-    Instant when = earliest.getNotAfter().toInstant();
-    LOG.warn("TLS certificate {} expires {} ({} days from now); renew with ./busload certs renew and copy the member"
-        + " directories to their hosts", earliest.getSubjectX500Principal().getName(), when, left.toDays());
-    return true;
+    return any;
+  }
+
+  private static String role(X509Certificate c) {
+    if (c.getBasicConstraints() >= 0) {
+      return "CA";
+    }
+    String role = FleetTls.roleOf(c);
+    return role == null ? "member" : role;
   }
 }

@@ -11,5 +11,7 @@ public enum EventKind {
   /** A device whose figure for a kernel case lies outside the band of its cohort (same model and driver). */
   COHORT_FLAG,
   /** A device back: its agent heard from again after an offline notice, or back within its cohort. */
-  DEVICE_RECOVERED
+  DEVICE_RECOVERED,
+  /** A certificate of the fleet (the coordinator's, a CA's, or an agent's) within the warning's days of expiry. */
+  CERTIFICATE_EXPIRY
 }

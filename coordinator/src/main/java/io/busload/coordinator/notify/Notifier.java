@@ -107,6 +107,34 @@ public final class Notifier {
     }, false).onFailure(e -> LOG.error("cannot queue notices of {} change point(s)", found.size(), e));
   }
 
+  /**
+   * A certificate of the fleet near its expiry, as the coordinator knows it.
+   *
+   * @param role the fleet role it is issued for, or {@code CA}
+   * @param serial its serial number in hex, so that a renewed certificate of the same subject is another notice
+   */
+  public record Certificate(String role, String subject, String serial, Instant notAfter) {}
+
+  /**
+   * Certificates within the warning's days of expiry: one event per certificate and expiry (its key carries the
+   * serial and the expiry), claimed on a worker, so telling again, from any coordinator, queues nothing new.
+   * Completes with the deliveries queued.
+   */
+  public Future<Integer> certificatesNearExpiry(List<Certificate> near) {
+    if (near.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    return vertx.<Integer>executeBlocking(() -> {
+      Settings settings = store.settings();
+      Instant now = clock.instant();
+      List<Notice> notices = new ArrayList<>();
+      for (Certificate c : near) {
+        notices.add(certificateNotice(c, settings, now));
+      }
+      return claim(notices);
+    }, false).onFailure(e -> LOG.error("cannot queue notices of {} certificate(s) near expiry", near.size(), e));
+  }
+
   /** Called every second on the event loop: starts a scan (leader only) and a round of sending, each on a worker. */
   public void tick(boolean leading) {
     Instant now = clock.instant();
@@ -240,6 +268,30 @@ public final class Notifier {
         labels);
   }
 
+  private Notice certificateNotice(Certificate c, Settings settings, Instant now) {
+    long days = Duration.between(now, c.notAfter()).toDays();
+    boolean expired = !c.notAfter().isAfter(now);
+    String title = "Certificate " + c.subject() + " (" + c.role() + ") " + (expired ? "expired at " + c.notAfter()
+        : "expires in " + days + " day(s)");
+    String message = "The " + c.role() + " certificate " + c.subject() + " (serial " + c.serial() + ") "
+        + (expired ? "expired" : "expires") + " at " + c.notAfter() + (expired ? "" : ", " + days + " day(s) from now")
+        + "; members that use it cannot connect after that. Renew with ./busload certs renew and copy the member"
+        + " directories to their hosts: coordinators and bridge agents take the new files without a restart.";
+    String base = Messages.base(settings.dashboardUrl());
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("role", c.role());
+    details.put("subject", c.subject());
+    details.put("serial", c.serial());
+    details.put("notAfter", c.notAfter().toString());
+    details.put("daysLeft", days);
+    Severity severity = days < 7 ? Severity.CRITICAL : Severity.WARNING;
+    String key = key(CERTIFICATE, c.subject(), c.serial(), Long.toString(c.notAfter().getEpochSecond()));
+    Event event = new Event(key, key("certificate", c.subject()), EventKind.CERTIFICATE_EXPIRY.name(), severity.name(),
+        title, message, base == null ? null : base + "/fleet", json(details), now);
+    return new Notice(event, EventKind.CERTIFICATE_EXPIRY, severity, Set.of(), Set.of());
+  }
+
+  private static final String CERTIFICATE = "certificate-expiry";
   private static final String OFFLINE = "agent-offline/";
   private static final String BACK = "agent-back/";
 

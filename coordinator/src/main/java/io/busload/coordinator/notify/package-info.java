@@ -1,6 +1,6 @@
 /**
  * Telling people what changed: a confirmed change point, a device outside its cohort, a failed sweep, an agent gone
- * quiet, and the device back, sent to the Slack channels, signed webhooks and mailboxes that operators register.
+ * quiet, the device back, and a certificate near its expiry, sent to the Slack channels, signed webhooks and mailboxes that operators register.
  * Nightly sweeps exist so that someone learns the next morning that a driver update cost 8% or that one card is sick;
  * the REST API and the dashboard only show it to whoever looks.
  *

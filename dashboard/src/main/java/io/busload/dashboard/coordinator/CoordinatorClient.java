@@ -208,6 +208,12 @@ public class CoordinatorClient {
   }
 
   /** Devices outside their cohort's band, worst first. */
+  /** The fleet's certificates that expire within the coordinator's warning days, soonest first. */
+  public List<ExpiringCertificate> certificatesNearExpiry() {
+    JsonNode body = read(get("api/certificates"), new TypeReference<JsonNode>() {});
+    return JsonCodec.MAPPER.convertValue(body.path("nearExpiry"), new TypeReference<List<ExpiringCertificate>>() {});
+  }
+
   public List<FlaggedDevice> cohortFlags() {
     JsonNode body = read(get("api/cohort-flags"), new TypeReference<JsonNode>() {});
     return JsonCodec.MAPPER.convertValue(body.path("flags"), new TypeReference<List<FlaggedDevice>>() {});

@@ -26,6 +26,7 @@ import io.busload.dashboard.base.ui.MainLayout;
 import io.busload.dashboard.coordinator.FlaggedDevice;
 import io.busload.dashboard.coordinator.CoordinatorClient;
 import io.busload.dashboard.coordinator.CoordinatorException;
+import io.busload.dashboard.coordinator.ExpiringCertificate;
 import io.busload.dashboard.coordinator.Run;
 import io.busload.dashboard.fleet.FleetRows.Row;
 import io.busload.dashboard.fleet.FleetRows;
@@ -94,6 +95,8 @@ public class FleetView extends VerticalLayout {
   private final Grid<io.busload.dashboard.coordinator.Device> pushed = new Grid<>();
   private final Span pushedSummary = new Span();
   private final CoordinatorNotice notice = new CoordinatorNotice();
+  /** Certificates near expiry, named with their days left: the day they run out, members stop connecting. */
+  final Span certificates = new Span();
   private Registration polling;
   /** Devices outside their cohort's band: "⚠ this H100 is 7% below its 11 peers on ... (and 3 more kernel cases)". */
   private Map<String, String> cohort = Map.of();
@@ -108,7 +111,10 @@ public class FleetView extends VerticalLayout {
     configurePushedGrid();
     HorizontalLayout filters = new HorizontalLayout(search, activity, groupBy);
     filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
-    add(summary, notice, filters, groups, grid, csv.link(), pushedSummary, pushed);
+    certificates.setId("certificate-warning");
+    certificates.getStyle().set("color", "var(--lumo-error-text-color)").set("font-weight", "600");
+    certificates.setVisible(false);
+    add(certificates, summary, notice, filters, groups, grid, csv.link(), pushedSummary, pushed);
     setSizeFull();
     LOG.debug("Fleet view built in {} ms", ms(System.nanoTime() - started));
   }
@@ -240,12 +246,17 @@ public class FleetView extends VerticalLayout {
     LOG.debug("Fleet view detached");
   }
 
-  private void refresh() {
+  void refresh() {
     try {
       Read read = read(coordinator, polls++ % COHORT_EVERY == 0);
       table = read.table();
       if (read.cohort() != null) {
         cohort = read.cohort();
+      }
+      if (read.certificates() != null) {
+        String warning = certificateWarning(read.certificates());
+        certificates.setText(warning);
+        certificates.setVisible(!warning.isEmpty());
       }
       showTable();
       pushed.setItems(read.pushed());
@@ -260,9 +271,13 @@ public class FleetView extends VerticalLayout {
   }
 
   /** What one refresh reads from the coordinator: the table of devices, the cohort marks (null: not read this time). */
-  record Read(FleetTable table, Map<String, String> cohort, List<io.busload.dashboard.coordinator.Device> pushed) {}
+  record Read(FleetTable table, Map<String, String> cohort, List<io.busload.dashboard.coordinator.Device> pushed,
+      List<ExpiringCertificate> certificates) {}
 
-  /** The coordinator's agents, queued runs, cohort flags ({@code withCohort}) and pushed devices, timed (DEBUG). */
+  /**
+   * The coordinator's agents, queued runs, cohort flags and certificates near expiry ({@code withCohort}: both change
+   * slowly) and pushed devices, timed (DEBUG).
+   */
   static Read read(CoordinatorClient coordinator, boolean withCohort) {
     long started = System.nanoTime();
     var agents = coordinator.agents();
@@ -271,19 +286,40 @@ public class FleetView extends VerticalLayout {
         .collect(Collectors.groupingBy(Run::deviceId, Collectors.summingInt(run -> 1)));
     long queuedRead = System.nanoTime();
     Map<String, String> cohort = withCohort ? marks(coordinator.cohortFlags()) : null;
+    List<ExpiringCertificate> certificates = withCohort ? certificates(coordinator) : null;
     long cohortRead = System.nanoTime();
     FleetTable table = new FleetTable(FleetRows.of(agents, queued));
     long tabled = System.nanoTime();
     var pushed = coordinator.pushedDevices();
     if (!LOG.isDebugEnabled()) {
-      return new Read(table, cohort, pushed);
+      return new Read(table, cohort, pushed, certificates);
     }
     // Counting the devices walks every row: only when the line is written, not on every poll of every open view.
     LOG.debug("Fleet read: agents {} ms ({} devices), queued runs {} ms, cohort flags {} ms, table {} ms, pushed"
         + " devices {} ms", ms(agentsRead - started), table.counts().devices(), ms(queuedRead - agentsRead),
         ms(cohortRead - queuedRead), ms(tabled - cohortRead), ms(System.nanoTime() - tabled));
-    return new Read(table, cohort, pushed);
+    return new Read(table, cohort, pushed, certificates);
   }
+
+  /** Certificates near expiry; none where the coordinator cannot say (one that serves no such list keeps the view). */
+  private static List<ExpiringCertificate> certificates(CoordinatorClient coordinator) {
+    try {
+      return coordinator.certificatesNearExpiry();
+    } catch (CoordinatorException e) {
+      LOG.debug("certificates near expiry not read: {}", e.getMessage());
+      return List.of();
+    }
+  }
+
+  /** The warning the view shows, one sentence per certificate; empty when none is near expiry. */
+  static String certificateWarning(List<ExpiringCertificate> near) {
+    return near.stream().map(c -> "\u26a0 The " + c.role() + " certificate " + c.subject() + (c.daysLeft() < 0
+        ? " expired on " + DAY.format(c.notAfter()) : " expires in " + c.daysLeft() + " day" + (c.daysLeft() == 1 ? ""
+        : "s") + " (" + DAY.format(c.notAfter()) + ")") + ": renew it with ./busload certs renew.")
+        .collect(Collectors.joining(" "));
+  }
+
+  private static final DateTimeFormatter DAY = DateTimeFormatter.ISO_LOCAL_DATE.withZone(java.time.ZoneOffset.UTC);
 
   /**
    * Reads the fleet {@code rounds} times as an open does, and counts, groups and renders a page of its rows, outside

@@ -34,6 +34,7 @@ class FleetViewWarmUpTest {
     answer("/api/runs", "[]");
     answer("/api/cohort-flags", "{\"flags\":[]}");
     answer("/api/pushes/devices", "[]");
+    answer("/api/certificates", "{\"warnDays\":30,\"nearExpiry\":[]}");
     server.start();
   }
 
@@ -54,12 +55,13 @@ class FleetViewWarmUpTest {
   }
 
   @Test
-  void warmUp_threeRounds_readsAgentsQueuedRunsCohortAndPushedDevicesEachRound() {
+  void warmUp_threeRounds_readsAgentsQueuedRunsCohortCertificatesAndPushedDevicesEachRound() {
     CoordinatorClient client = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort());
 
     FleetView.warmUp(client, 3);
 
-    assertThat(asked).containsOnlyKeys("/api/agents", "/api/runs", "/api/cohort-flags", "/api/pushes/devices");
+    assertThat(asked).containsOnlyKeys("/api/agents", "/api/runs", "/api/cohort-flags", "/api/pushes/devices",
+        "/api/certificates");
     assertThat(asked.values()).allSatisfy(count -> assertThat(count).hasValue(3));
   }
 

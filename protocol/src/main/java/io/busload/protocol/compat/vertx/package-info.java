@@ -1,7 +1,9 @@
 /**
- * The one place where Busload reaches past Vert.x's public API: Vert.x offers no public way from a {@code Vertx} to
- * the cluster manager it was built with, and the fleet's repairs and its coordinator-presence check need that
- * manager. Everything here is checked by {@code VertxInternalsTest}, which names what a Vert.x upgrade changed.
- * Nothing else in the tree imports {@code io.vertx.core.internal} or an {@code impl} package of Vert.x.
+ * The one place where Busload relies on Vert.x beyond its public API and its cluster-manager SPI: Vert.x offers no
+ * public way from a {@code Vertx} to the cluster manager it was built with ({@link VertxInternals}), and no hook
+ * where its clustered event bus refuses a frame ({@link VertxWire}: the implementation's class names and error
+ * texts). Each class has a test ({@code VertxInternalsTest}, {@code VertxWireTest}) that fails with what a Vert.x
+ * upgrade changed. Nothing else in the tree imports {@code io.vertx.core.internal} or names a Vert.x {@code impl}
+ * class.
  */
 package io.busload.protocol.compat.vertx;

@@ -7,9 +7,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
-import io.busload.dashboard.base.ui.FirstOpenWarmup;
 import io.busload.dashboard.cluster.LiveFeed;
-import io.busload.dashboard.fleet.ui.FleetView;
 import io.busload.dashboard.links.LinkResults;
 import io.busload.protocol.Counters;
 import io.busload.protocol.DeviceInfo;
@@ -17,8 +15,6 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
-import io.busload.testsupport.Await;
-import io.busload.testsupport.LogCapture;
 import io.busload.testsupport.LoopbackCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -762,23 +758,6 @@ class DashboardBrowserTest {
           chartHas("history-chart", "o.series.some(s => s.id === 'host-m/cuda:1')"));
       assertThat(chart("history-chart", "JSON.stringify(o.series.find(s => s.id === 'host-m/cuda:1').data.map(p => "
           + "p[1]))")).isEqualTo("[121]");
-    }
-  }
-
-  /**
-   * The dashboard's warm-up opens the Fleet view as a browser's first visit does, without a browser, and
-   * closes each UI it made as an unloading page does. The view's log says it was built (attached, with the grid in
-   * the answer) and let go (detached) for each visit; an answer without the view counts no visit.
-   */
-  @Test
-  @Order(16)
-  void firstOpenWarmup_visitsTheFleetViewWithoutABrowser_andClosesEachUi() throws Exception {
-    try (LogCapture fleetLog = LogCapture.atDebug(FleetView.class)) {
-      int visits = FirstOpenWarmup.visitFleet(URI.create(url("")));
-      assertThat(visits).isEqualTo(2);
-      Await.until(() -> fleetLog.messages().stream().filter(l -> l.equals("Fleet view detached")).count() == 2,
-          Duration.ofSeconds(10), "both visits' UIs closed: " + fleetLog.messages());
-      assertThat(fleetLog.messages()).filteredOn(l -> l.startsWith("Fleet view attached")).hasSize(2);
     }
   }
 

@@ -49,7 +49,6 @@ import org.springframework.test.context.DynamicPropertySource;
  * silent and go offline. The Fleet view's open time, and the Live view's frame times while every device's results
  * flow through the coordinator's intake, store and live feed, are printed (docs/results/2026-11-24-scale-views/).
  */
-// build-frontend puts the production token only into the jar, so from target/classes production mode is named here.
 @SpringBootTest(classes = Application.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"vaadin.productionMode=true", "logging.level.io.busload.dashboard.fleet.ui=DEBUG"})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.read.ListAppender;
 import io.busload.protocol.cluster.Cluster;
+import io.busload.protocol.compat.vertx.VertxInternals;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
 import io.busload.protocol.cluster.Strangers;
@@ -22,7 +23,6 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.net.PfxOptions;
 import io.vertx.core.spi.cluster.NodeInfo;
 import io.vertx.core.spi.cluster.RegistrationInfo;
@@ -247,7 +247,7 @@ class FleetTlsTest {
   @Test
   void eventBusPort_clientWithoutCertificate_refusedAfterServerShowsItsFleetCertificate() throws Exception {
     Member coordinator = member(ClusterSettings.COORDINATOR, fleet.resolve("coordinator-c1"));
-    NodeInfo node = ((VertxInternal) coordinator.vertx).clusterManager().getNodeInfo();
+    NodeInfo node = VertxInternals.clusterManager(coordinator.vertx).orElseThrow().getNodeInfo();
     AtomicReference<X509Certificate> shown = new AtomicReference<>();
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, new TrustManager[] {new X509TrustManager() {
@@ -343,7 +343,7 @@ class FleetTlsTest {
         .findFirst();
     assumeTrue(other.isPresent(), "this machine has no non-loopback IPv4 address to try");
     Member member = member(ClusterSettings.COORDINATOR, fleet.resolve("coordinator-c1"));
-    var manager = (HazelcastClusterManager) ((VertxInternal) member.vertx).clusterManager();
+    var manager = (HazelcastClusterManager) VertxInternals.clusterManager(member.vertx).orElseThrow();
     int clusterPort = manager.getHazelcastInstance().getCluster().getLocalMember().getAddress().getPort();
     int eventBusPort = manager.getNodeInfo().port();
 
@@ -476,7 +476,7 @@ class FleetTlsTest {
   private static void awaitRegistrations(Vertx vertx, String address, int nodes) throws Exception {
     await(() -> {
       Promise<List<RegistrationInfo>> promise = Promise.promise();
-      ((VertxInternal) vertx).clusterManager().getRegistrations(address, promise);
+      VertxInternals.clusterManager(vertx).orElseThrow().getRegistrations(address, promise);
       List<RegistrationInfo> registrations = promise.future().await(10, TimeUnit.SECONDS);
       return registrations.stream().map(RegistrationInfo::nodeId).distinct().count() == nodes;
     }, Duration.ofSeconds(30), nodes + " member(s) with consumers on " + address);

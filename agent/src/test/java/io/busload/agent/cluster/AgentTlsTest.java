@@ -6,6 +6,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import io.busload.agent.cpu.CpuDevice;
+import io.busload.protocol.compat.vertx.VertxInternals;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -26,7 +27,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -222,7 +222,7 @@ class AgentTlsTest {
   private static void awaitRegistrations(Vertx vertx, String address, int nodes) throws Exception {
     Await.until(() -> {
       Promise<List<RegistrationInfo>> promise = Promise.promise();
-      ((VertxInternal) vertx).clusterManager().getRegistrations(address, promise);
+      VertxInternals.clusterManager(vertx).orElseThrow().getRegistrations(address, promise);
       try {
         return promise.future().await(10, TimeUnit.SECONDS).stream().map(RegistrationInfo::nodeId).distinct()
             .count() == nodes;

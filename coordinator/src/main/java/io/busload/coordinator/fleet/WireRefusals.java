@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
+import io.busload.protocol.compat.vertx.VertxWire;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -20,7 +21,8 @@ import org.slf4j.Marker;
  * that every refused message is counted), under address {@value #ADDRESS} in {@code busload_messages_refused_total}.
  *
  * <p>Vert.x reads each frame in its own inbound connection and offers no hook there. It refuses a frame it cannot
- * take in one of three ways, and each is watched where it surfaces, for this coordinator's Vert.x only:
+ * take in one of three ways, and each is watched where it surfaces, for this coordinator's Vert.x only (the names
+ * and texts of Vert.x's implementation that this relies on are kept in {@link VertxWire}, with their test):
  * <ul>
  *   <li>a wire version from the future or a codec name nobody registered, with a reply address: Vert.x replies
  *       with a {@link ReplyFailure#ERROR} failure, seen by an outbound interceptor;</li>
@@ -37,10 +39,6 @@ public final class WireRefusals implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WireRefusals.class);
   /** The metric's address label for frames refused before any address's consumer. */
   public static final String ADDRESS = "event-bus-wire";
-  static final String VERTX_READER = "io.vertx.core.eventbus.impl.clustered.ClusteredMessage";
-  static final String WIRE_VERSION_TEXT = "Invalid wire protocol version";
-  static final String UNKNOWN_CODEC_TEXT = "No message codec registered";
-  static final String FRAME_READER = "io.vertx.core.eventbus.impl.clustered.InboundConnection";
 
   private final Vertx vertx;
   private final Refusals refusals;
@@ -88,7 +86,7 @@ public final class WireRefusals implements AutoCloseable {
   }
 
   private void onException(Throwable failure) {
-    if (readingFrame(failure)) {
+    if (VertxWire.readingFrame(failure)) {
       refusals.count(ADDRESS, Refusals.Reason.BAD_FRAME, failure.toString());
     } else if (previousExceptionHandler != null) {
       previousExceptionHandler.handle(failure);
@@ -97,23 +95,14 @@ public final class WireRefusals implements AutoCloseable {
     }
   }
 
-  private static boolean readingFrame(Throwable failure) {
-    for (StackTraceElement frame : failure.getStackTrace()) {
-      if (frame.getClassName().equals(FRAME_READER)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   static Refusals.Reason reasonOf(String text) {
     if (text == null) {
       return null;
     }
-    if (text.startsWith(WIRE_VERSION_TEXT)) {
+    if (text.startsWith(VertxWire.WIRE_VERSION_TEXT)) {
       return Refusals.Reason.WIRE_VERSION;
     }
-    if (text.startsWith(UNKNOWN_CODEC_TEXT)) {
+    if (text.startsWith(VertxWire.UNKNOWN_CODEC_TEXT)) {
       return Refusals.Reason.UNKNOWN_CODEC;
     }
     return null;
@@ -124,7 +113,7 @@ public final class WireRefusals implements AutoCloseable {
     @Override
     public FilterReply decide(Marker marker, ch.qos.logback.classic.Logger logger, Level level, String format,
         Object[] params, Throwable t) {
-      if (level != Level.ERROR || format == null || !VERTX_READER.equals(logger.getName())) {
+      if (level != Level.ERROR || format == null || !VertxWire.MESSAGE_READER.equals(logger.getName())) {
         return FilterReply.NEUTRAL;
       }
       Context context = Vertx.currentContext();

@@ -41,7 +41,6 @@ import org.springframework.test.context.DynamicPropertySource;
  * <p>The dashboard starts before the coordinator joins, as it may in a fleet, so this also proves the lite
  * member keeps retrying its join until a data member exists.
  */
-// build-frontend puts the production token only into the jar, so from target/classes production mode is named here.
 @SpringBootTest(classes = Application.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "vaadin.productionMode=true")
 class LiveViewBrowserTest {

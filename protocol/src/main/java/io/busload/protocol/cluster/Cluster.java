@@ -6,11 +6,11 @@ import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import io.busload.protocol.Codecs;
+import io.busload.protocol.compat.vertx.VertxInternals;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.security.cert.X509Certificate;
@@ -52,7 +52,7 @@ public final class Cluster {
       LOG.warn("event bus on {}: plain TCP without TLS (BUSLOAD_TLS=off): any process that reaches this port or the "
           + "cluster port can read results and fake acks", settings.host());
     }
-    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(settings));
+    FleetClusterManager manager = new FleetClusterManager(hazelcastConfig(settings));
     VertxOptions options = new VertxOptions().setEventBusOptions(eventBus);
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register);
   }
@@ -65,11 +65,8 @@ public final class Cluster {
    * nobody; the fleet certificate does that. Empty for a Vert.x that is not clustered over Hazelcast.
    */
   public static List<String> coordinators(Vertx vertx) {
-    // Vert.x offers no public way from a Vertx to its cluster manager; Leadership in coordinator reads it so too.
-    if (!(vertx instanceof VertxInternal internal)
-        || !(internal.clusterManager() instanceof HazelcastClusterManager manager)
-        || manager.getHazelcastInstance() == null
-        || !manager.getHazelcastInstance().getLifecycleService().isRunning()) {
+    HazelcastClusterManager manager = hazelcast(vertx);
+    if (manager == null || !manager.getHazelcastInstance().getLifecycleService().isRunning()) {
       return List.of();
     }
     return manager.getHazelcastInstance().getCluster().getMembers().stream()
@@ -79,9 +76,20 @@ public final class Cluster {
         .toList();
   }
 
+  /** The Hazelcast cluster manager of a clustered {@code vertx} that has joined; null for any other Vert.x. */
+  public static HazelcastClusterManager hazelcast(Vertx vertx) {
+    return VertxInternals.clusterManager(vertx).orElse(null) instanceof HazelcastClusterManager manager
+        && manager.getHazelcastInstance() != null ? manager : null;
+  }
+
+  /** The fleet's cluster manager of a {@code vertx} that {@link #start} made and that has joined; else null. */
+  static FleetClusterManager fleet(Vertx vertx) {
+    return hazelcast(vertx) instanceof FleetClusterManager manager ? manager : null;
+  }
+
   /** True when {@code vertx} is not clustered (nothing to check) or a coordinator-role member is in its cluster. */
   public static boolean coordinatorPresent(Vertx vertx) {
-    if (!(vertx instanceof VertxInternal internal) || internal.clusterManager() == null) {
+    if (VertxInternals.clusterManager(vertx).isEmpty()) {
       return true;
     }
     return !coordinators(vertx).isEmpty();

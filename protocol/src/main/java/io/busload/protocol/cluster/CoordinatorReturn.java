@@ -3,11 +3,6 @@ package io.busload.protocol.cluster;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,11 +15,11 @@ import org.slf4j.LoggerFactory;
  * repair, re-putting this member's address and registrations after a member leaves, runs at that moment and fails
  * ("Failed to handle memberRemoved": no data member to hold it), and nothing repeats it when a new coordinator
  * joins, because this agent is then the cluster's master and sees a plain join, not a merge. The new coordinator
- * then reaches the agent's consumers but cannot answer it ("Not a member of the cluster" for the agent's node):
- * every hello and every result timed out and the outbox never drained. So when a data member joins a cluster that
- * held none, the same repair is run again. It is Vert.x's private {@code membersRemoved} with no member removed:
- * put our node info, forget cached registrations, republish our own; after a split-brain merge Vert.x does
- * exactly this itself.
+ * would then reach the agent's consumers but could not answer it ("Not a member of the cluster" for the agent's
+ * node): every hello and every result would time out and the outbox would never drain. So when a data member joins
+ * a cluster that held none, the same repair is made again through Vert.x's cluster-manager SPI
+ * ({@link FleetClusterManager#republish}: our node info, our own registrations, the route cache told that its
+ * registrations may be stale).
  */
 public final class CoordinatorReturn implements MembershipListener {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorReturn.class);
@@ -32,34 +27,19 @@ public final class CoordinatorReturn implements MembershipListener {
   private static final long RETRY_MILLIS = 2_000;
 
   private final Vertx vertx;
-  private final HazelcastClusterManager manager;
-  private final Method repair;
+  private final FleetClusterManager manager;
 
-  private CoordinatorReturn(Vertx vertx, HazelcastClusterManager manager, Method repair) {
+  private CoordinatorReturn(Vertx vertx, FleetClusterManager manager) {
     this.vertx = vertx;
     this.manager = manager;
-    this.repair = repair;
   }
 
-  /** Watches the cluster of a clustered Vert.x on Hazelcast; does nothing for any other Vert.x. */
+  /** Watches the cluster of a clustered Vert.x that {@link Cluster#start} made; does nothing for any other Vert.x. */
   public static void install(Vertx vertx) {
-    if (!(vertx instanceof VertxInternal internal)
-        || !(internal.clusterManager() instanceof HazelcastClusterManager manager)
-        || manager.getHazelcastInstance() == null) {
-      return;
+    FleetClusterManager manager = Cluster.fleet(vertx);
+    if (manager != null) {
+      manager.getHazelcastInstance().getCluster().addMembershipListener(new CoordinatorReturn(vertx, manager));
     }
-    Method repair;
-    try {
-      repair = HazelcastClusterManager.class.getDeclaredMethod("membersRemoved", Set.class);
-      repair.setAccessible(true);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      // A Vert.x upgrade renamed it: the member still works, but only a restart rejoins a restarted coordinator.
-      LOG.error("cannot watch for a returning coordinator (Vert.x changed: {}); after the only coordinator dies, "
-          + "restart this member", e.toString());
-      return;
-    }
-    manager.getHazelcastInstance().getCluster()
-        .addMembershipListener(new CoordinatorReturn(vertx, manager, repair));
   }
 
   @Override
@@ -79,25 +59,17 @@ public final class CoordinatorReturn implements MembershipListener {
   }
 
   private void attempt(int attempt) {
-    vertx.executeBlocking(() -> {
-      repair.invoke(manager, Set.of());
-      return null;
-    }, false).onComplete(done -> {
+    manager.republish().onComplete(done -> {
       if (done.succeeded()) {
         LOG.info("event-bus entries republished for the returning coordinator");
       } else if (attempt < ATTEMPTS) {
         LOG.warn("republishing for the returning coordinator failed (attempt {}: {}); retrying", attempt,
-            cause(done.cause()));
+            done.cause().toString());
         vertx.setTimer(RETRY_MILLIS, t -> attempt(attempt + 1));
       } else {
         LOG.error("republishing for the returning coordinator failed {} times: {}; restart this member", ATTEMPTS,
-            cause(done.cause()));
+            done.cause().toString());
       }
     });
-  }
-
-  private static String cause(Throwable e) {
-    Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
-    return cause.toString();
   }
 }

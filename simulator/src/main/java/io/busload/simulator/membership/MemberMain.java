@@ -5,7 +5,6 @@ import com.hazelcast.cluster.MembershipListener;
 import io.busload.protocol.cluster.Cluster;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -37,7 +36,7 @@ public final class MemberMain {
     ClusterSettings settings = new ClusterSettings(cluster, "127.0.0.1", null, port, 0,
         List.of("127.0.0.1:" + seedPort), role);
     Vertx vertx = Cluster.start(settings).await(5, TimeUnit.MINUTES);
-    HazelcastClusterManager manager = (HazelcastClusterManager) ((VertxInternal) vertx).clusterManager();
+    HazelcastClusterManager manager = Cluster.hazelcast(vertx);
     var hazelcast = manager.getHazelcastInstance();
     int localPort = hazelcast.getCluster().getLocalMember().getAddress().getPort();
     synchronized (out) {

@@ -5,6 +5,7 @@ import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
+import io.busload.coordinator.api.BackupResource;
 import io.busload.coordinator.api.AnalysisPool;
 import io.busload.coordinator.api.FleetResource;
 import io.busload.coordinator.api.NotificationResource;
@@ -239,6 +240,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
+          new BackupResource(vertx, database, settings.dataDir()),
           new HealthResource(vertx, database)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));

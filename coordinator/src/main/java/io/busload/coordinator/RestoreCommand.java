@@ -38,6 +38,9 @@ public final class RestoreCommand implements Callable<Integer> {
       + " ./busload sets it to .busload/data; default ~/.busload/coordinator)")
   Path data;
 
+  /** Where BUSLOAD_DB_URL and BUSLOAD_DATA are read from: the process's environment. */
+  Map<String, String> env = System.getenv();
+
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
@@ -48,10 +51,6 @@ public final class RestoreCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return restore(System.getenv());
-  }
-
-  int restore(Map<String, String> env) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (!Files.isRegularFile(file)) {

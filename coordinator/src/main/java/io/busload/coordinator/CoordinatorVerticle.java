@@ -240,7 +240,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
-          new BackupResource(vertx, database, settings.dataDir()),
+          new BackupResource(vertx, database.apart("busload-backup", 1), settings.dataDir()),
           new HealthResource(vertx, database)));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));

@@ -101,6 +101,7 @@ class BackupRestoreTest {
     int after = stored.get();
     stop.set(true);
     writer.join(10_000);
+    int all = stored.get();
 
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString()).contains(backup + " written").contains("schema version");
@@ -126,9 +127,9 @@ class BackupRestoreTest {
         Http there = new Http(restored.httpPort());
         List<String> restoredCsv = csv(there);
         int results = restoredCsv.size() - 1;
-        // The snapshot holds every result acknowledged before the backup began, none it could not have seen, and
-        // exactly the oldest ones: the CSV lists newest first, so the restored rows are the source's last rows.
-        assertThat(results).isBetween(10 + before, 10 + after);
+        // The snapshot holds every result acknowledged before the backup began, and exactly the oldest ones, with
+        // no gap: the CSV lists newest first, so the restored rows are the source's last rows, row for row.
+        assertThat(results).isBetween(10 + before, 10 + all);
         assertThat(restoredCsv.getFirst()).isEqualTo(sourceCsv.getFirst());
         assertThat(restoredCsv.subList(1, restoredCsv.size()))
             .containsExactlyElementsOf(sourceCsv.subList(sourceCsv.size() - results, sourceCsv.size()));

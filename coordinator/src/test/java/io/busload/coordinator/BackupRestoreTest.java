@@ -193,6 +193,32 @@ class BackupRestoreTest {
     }
   }
 
+  /**
+   * A restore makes a backup's partitions from the bounds its manifest states; a manifest with SQL after a bound is
+   * refused before any of it runs, and the restore leaves no rows.
+   */
+  @Test
+  void restore_manifestWithSqlInAPartitionBound_refusedAndNothingRuns() throws Exception {
+    Path backup = dir.resolve("busload.zip");
+    assertThat(backup(backup)).as(err.toString()).isZero();
+    // The results table's partitions: a valid bound, then a statement of the attacker's.
+    Path crafted = rewriteManifest(backup, dir.resolve("crafted.zip"),
+        "(\"name\":\"results\",\"columns\":\\[[^\\]]*\\],\"rows\":0,\"partitions\":)\\[\\]",
+        "$1[{\"name\":\"results_2026_11\",\"bound\":\"FOR VALUES FROM ('2026-11-01') TO ('2026-12-01');"
+            + " DROP TABLE agents; --\"}]");
+    DatabaseSettings target = TestDatabase.fresh();
+
+    int code = restore(crafted, dir.resolve("unused"), Map.of("BUSLOAD_DB_URL", target.jdbcUrl(),
+        "BUSLOAD_DB_USER", target.user(), "BUSLOAD_DB_PASSWORD", target.password()));
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).contains("refused: ").contains("has a name or bound this coordinator does not make");
+    try (Connection c = TestDatabase.connect(target)) {
+      assertThat(TestDatabase.first(c, "SELECT to_regclass('agents') IS NOT NULL")).isEqualTo("t");
+      assertThat(TestDatabase.first(c, "SELECT count(*) FROM api_tokens")).isEqualTo("0");
+    }
+  }
+
   /** A backup holds token hashes and notification secrets: no token, or one without the admin scope, gets none. */
   @Test
   void getBackup_noTokenOrReadToken_refused401Or403() {
@@ -279,6 +305,7 @@ class BackupRestoreTest {
         Files.readString(data.resolve("postgres-password")).strip());
   }
 
+  /** A copy of the backup whose manifest has its first match of the regular expression {@code find} replaced. */
   private static Path rewriteManifest(Path from, Path to, String find, String replace) throws IOException {
     try (ZipFile zip = new ZipFile(from.toFile()); OutputStream file = Files.newOutputStream(to);
         ZipOutputStream copy = new ZipOutputStream(file)) {
@@ -289,8 +316,8 @@ class BackupRestoreTest {
           byte[] bytes = in.readAllBytes();
           if (entry.getName().equals("manifest.json")) {
             String text = new String(bytes, StandardCharsets.UTF_8);
-            assertThat(text).contains(find);
-            bytes = text.replace(find, replace).getBytes(StandardCharsets.UTF_8);
+            assertThat(text).containsPattern(find);
+            bytes = text.replaceFirst(find, replace).getBytes(StandardCharsets.UTF_8);
           }
           copy.write(bytes);
         }

@@ -52,7 +52,7 @@ public final class Backup {
   private static final String HISTORY = "flyway_schema_history";
   /**
    * Tables a migration writes a row into (the notification settings' one row): a database fresh from its
-   * migrations holds these rows, the backup holds the ones to keep, so restore replaces them.
+   * migrations holds these rows, so they do not make it one that holds data.
    */
   static final Set<String> SEEDED = Set.of("notification_settings");
   /** Bounds of range partitions, the only kind the schema uses: quoted literals, MINVALUE or MAXVALUE. */
@@ -229,6 +229,11 @@ public final class Backup {
       throw new Refused(file + " does not match schema version " + manifest.schemaVersion() + ": tables missing "
           + missing + ", tables unknown " + unknown);
     }
+    // What the migrations wrote (a settings row; nothing else, as checked before migrating) makes way for the
+    // backup's rows, the tables that refer to others first.
+    for (Table table : here.reversed()) {
+      Database.update(c, "DELETE FROM " + quote(table.name()), Database.Binder.NONE);
+    }
     CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
     for (Table table : here) {
       Table from = saved.get(table.name());
@@ -243,9 +248,6 @@ public final class Backup {
         }
         Database.update(c, "CREATE TABLE IF NOT EXISTS " + quote(partition.name()) + " PARTITION OF "
             + quote(table.name()) + " " + partition.bound(), Database.Binder.NONE);
-      }
-      if (SEEDED.contains(table.name())) {
-        Database.update(c, "DELETE FROM " + quote(table.name()), Database.Binder.NONE);
       }
       ZipEntry entry = zip.getEntry(entry(table.name()));
       if (entry == null) {

@@ -16,7 +16,7 @@ import picocli.CommandLine;
     description = "Measures GPU memory coalescing; alone (run) or for a coordinator (agent); pushes results (push);"
         + " judges results (compare); manages API tokens (token).",
     subcommands = {RunCommand.class, AgentCommand.class, PushCommand.class, CompareCommand.class,
-        EvaluateCommand.class, TokenCommand.class})
+        EvaluateCommand.class, TokenCommand.class, BackupCommand.class})
 public final class Main implements Runnable {
   @Spec
   CommandSpec spec;

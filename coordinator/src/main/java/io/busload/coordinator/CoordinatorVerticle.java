@@ -5,6 +5,7 @@ import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
 import io.busload.coordinator.api.AnalysisResource;
+import io.busload.coordinator.api.BackupResource;
 import io.busload.coordinator.api.AnalysisPool;
 import io.busload.coordinator.api.CertificateResource;
 import io.busload.coordinator.api.FleetResource;
@@ -271,6 +272,7 @@ public final class CoordinatorVerticle extends VerticleBase {
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
           new CertificateResource(() -> expiry == null ? List.of() : expiry.near(), warnBefore),
+          new BackupResource(vertx, database.apart("busload-backup", 1), settings.dataDir()),
           new HealthResource(vertx, database), new VersionResource()));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));

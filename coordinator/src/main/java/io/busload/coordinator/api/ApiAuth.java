@@ -40,14 +40,14 @@ final class ApiAuth implements Handler<RoutingContext> {
   }
 
   /**
-   * The scope a request needs: token management and notification targets (whose settings name where messages go) are
-   * admin, reads included; every other read is read; pushes need push; sweeps,
+   * The scope a request needs: token management, notification targets (whose settings name where messages go) and
+   * backups (which hold both) are admin, reads included; every other read is read; pushes need push; sweeps,
    * schedules and accepted changes need sweep; a write anywhere else needs admin, so a route added without a line
    * here is closed rather than open.
    */
   static Scope required(HttpMethod method, String path) {
     boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD;
-    if (under(path, "/api/tokens") || under(path, "/api/notifications")) {
+    if (under(path, "/api/tokens") || under(path, "/api/notifications") || under(path, "/api/backup")) {
       return Scope.ADMIN;
     }
     if (read) {

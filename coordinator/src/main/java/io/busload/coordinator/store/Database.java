@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+import org.flywaydb.core.api.MigrationVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +72,27 @@ public final class Database implements AutoCloseable {
    * (ResultPartitionsTest); the coordinator always runs the newest.
    */
   public static Database open(DatabaseSettings database, Path dataDir, String schemaVersion) {
+    Database db = connect(database, dataDir);
+    try {
+      if (database.backupBeforeMigrate()) {
+        db.backupIfMigrating(dataDir, schemaVersion);
+      }
+      var migration = db.migrate(schemaVersion);
+      LOG.info("store on {}: schema version {} ({} migrations applied now)", database.embedded()
+          ? "embedded PostgreSQL in " + dataDir : database, migration.targetSchemaVersion, migration.migrationsExecuted);
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /**
+   * The server of {@code database} (the embedded one in {@code dataDir} started when the settings say so) through a
+   * pool, its schema left as it is: {@link #open} migrates next; a restore first checks that there is nothing to
+   * lose.
+   */
+  static Database connect(DatabaseSettings database, Path dataDir) {
     requireWorker();
     EmbeddedDatabase embedded = null;
     DatabaseSettings target = database;
@@ -88,26 +112,68 @@ public final class Database implements AutoCloseable {
     config.setPassword(target.password());
     config.setMaximumPoolSize(8);
     config.setAutoCommit(true);
-    HikariDataSource pool = null;
     try {
-      pool = new HikariDataSource(config);
-      var flyway = Flyway.configure().dataSource(pool).locations("classpath:db/migration");
-      if (schemaVersion != null) {
-        flyway.target(schemaVersion);
-      }
-      var migration = flyway.load().migrate();
-      LOG.info("store on {}: schema version {} ({} migrations applied now)", database.embedded()
-          ? "embedded PostgreSQL in " + dataDir : database, migration.targetSchemaVersion, migration.migrationsExecuted);
+      return new Database(new HikariDataSource(config), embedded, target);
     } catch (RuntimeException e) {
-      if (pool != null) {
-        pool.close();
-      }
       if (embedded != null) {
         embedded.close();
       }
       throw e;
     }
-    return new Database(pool, embedded, target);
+  }
+
+  private Flyway flyway(String schemaVersion) {
+    var flyway = Flyway.configure().dataSource(pool).locations("classpath:db/migration");
+    if (schemaVersion != null) {
+      flyway.target(schemaVersion);
+    }
+    return flyway.load();
+  }
+
+  /** Brings the schema up to {@code schemaVersion} (null: the newest) with the coordinator's Flyway migrations. */
+  org.flywaydb.core.api.output.MigrateResult migrate(String schemaVersion) {
+    return flyway(schemaVersion).migrate();
+  }
+
+  /** The schema version applied (null: no schema yet) and the newest this coordinator's migrations reach. */
+  record Migrations(MigrationVersion current, MigrationVersion newest, int pending) {}
+
+  Migrations migrations() {
+    MigrationInfoService info = flyway(null).info();
+    MigrationVersion newest = java.util.Arrays.stream(info.all()).map(MigrationInfo::getVersion)
+        .filter(java.util.Objects::nonNull).max(MigrationVersion::compareTo).orElse(MigrationVersion.EMPTY);
+    MigrationInfo current = info.current();
+    return new Migrations(current == null ? null : current.getVersion(), newest, info.pending().length);
+  }
+
+  /**
+   * A backup into {@code dataDir/backups} when migrations are pending on a schema that holds rows, before any of
+   * them runs: a migration that goes wrong on a lab's data then loses nothing. A new or empty database has nothing
+   * to keep.
+   */
+  private void backupIfMigrating(Path dataDir, String schemaVersion) {
+    Migrations state = migrations();
+    if (state.current() == null || state.pending() == 0
+        || (schemaVersion != null && state.current().compareTo(MigrationVersion.fromVersion(schemaVersion)) >= 0)
+        || inTransaction(Backup::tablesWithRows).isEmpty()) {
+      return;
+    }
+    Path folder = dataDir.resolve("backups");
+    Path file = folder.resolve("before-migrating-schema-" + state.current() + "-"
+        + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
+            .format(Instant.now()) + ".zip");
+    try {
+      Files.createDirectories(folder, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create " + folder + " for the backup before migrating: "
+          + e.getMessage() + " (BUSLOAD_BACKUP_BEFORE_MIGRATE=off migrates without one)", e);
+    }
+    LOG.info("schema version {} has {} migration(s) pending: writing a backup to {} first"
+        + " (BUSLOAD_BACKUP_BEFORE_MIGRATE=off skips it)", state.current(), state.pending(), file);
+    Backup.Manifest manifest = Backup.write(this, file);
+    LOG.info("backup before migrating written: {} ({} rows of schema version {})", file, manifest.rows(),
+        manifest.schemaVersion());
   }
 
   /**

@@ -293,6 +293,24 @@ final class EmbeddedDatabase implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether a postgres server of {@code dataDir}'s cluster is running (a coordinator on it): {@link #start} would stop
+   * it as a left-over, which a restore must never do to a live coordinator.
+   */
+  static boolean running(Path dataDir) {
+    Path pidFile = dataDir.resolve("postgres").resolve("postmaster.pid");
+    try {
+      if (!Files.exists(pidFile)) {
+        return false;
+      }
+      long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
+      return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+          .map(p -> p.info().commandLine().orElse("").contains("postgres")).orElse(false);
+    } catch (IOException | RuntimeException unreadable) {
+      return false;
+    }
+  }
+
   DatabaseSettings settings() {
     return new DatabaseSettings(postgres.getJdbcUrl("postgres", "postgres"), "postgres", password);
   }

@@ -71,6 +71,11 @@ public final class LocalCoordinator implements BeforeEachCallback, AfterEachCall
     return http;
   }
 
+  /** The REST port actually bound. */
+  public int httpPort() {
+    return coordinator.httpPort();
+  }
+
   public CoordinatorSettings settings() {
     return settings;
   }

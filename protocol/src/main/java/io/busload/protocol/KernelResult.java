@@ -38,6 +38,8 @@ import java.util.UUID;
  *     when nothing was timed, and in every message written before it existed
  * @param energy what the case drew, from the GPU's energy counter over a window after the timed samples; null where
  *     it was not read (no NVML or no counter, the CPU backend, a case not measured) and in messages without it
+ * @param health the GPU's error counters when the run began and after this case, and XID events meanwhile; null
+ *     where not read (no NVML, the CPU backend) and in messages without it
  */
 public record KernelResult(
     int schemaVersion,
@@ -74,7 +76,9 @@ public record KernelResult(
     // Left out when null: an untimed result reads on the wire as one from an agent that records no sampling.
     @JsonInclude(JsonInclude.Include.NON_NULL) Sampling sampling,
     // Left out when null: a result whose energy was not read says so by its absence, never by a 0.
-    @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy) implements Protocol.Message {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy,
+    // Left out when null: a result whose health was not read says so by its absence.
+    @JsonInclude(JsonInclude.Include.NON_NULL) Health health) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -92,6 +96,18 @@ public record KernelResult(
     }
   }
 
+  /** A result without a health reading. */
+  public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
+      String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
+      List<String> mismatches, double medianSeconds, double minSeconds, double maxSeconds, double relativeSpread,
+      List<Double> samples, int launchesPerSample, int warmupLaunches, long bytesRead, long bytesWritten, long bytes,
+      Double bandwidth, String method, Instant measuredAt, Counters counters, Origin origin, ResultStatus status,
+      Sampling sampling, Energy energy) {
+    this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
+        mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, status, sampling, energy, null);
+  }
+
   /** A result without an energy reading: every one that is not a GPU's measured case. */
   public KernelResult(int schemaVersion, UUID id, String runId, String sweepId, String agentId, String agentVersion,
       String fatbinHash, DeviceInfo device, String suite, String kernel, Map<String, Object> params, boolean valid,
@@ -101,7 +117,7 @@ public record KernelResult(
       Sampling sampling) {
     this(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite, kernel, params, valid,
         mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples, launchesPerSample, warmupLaunches,
-        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, status, sampling, null);
+        bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters, origin, status, sampling, null, null);
   }
 
   /** A result with counters and origin, its status implied by its other fields (results that carry no status). */
@@ -170,9 +186,19 @@ public record KernelResult(
   /** This measurement with the fields that may change after it was taken replaced. */
   private KernelResult copy(String newRunId, String newSweepId, String newMethod, Counters newCounters,
       Origin newOrigin, ResultStatus newStatus, Sampling newSampling, Energy newEnergy) {
+    return copy(newRunId, newSweepId, newMethod, newCounters, newOrigin, newStatus, newSampling, newEnergy, health);
+  }
+
+  /** This result with what NVML said of the GPU's health around it (null: not read). */
+  public KernelResult withHealth(Health value) {
+    return copy(runId, sweepId, method, counters, origin, status, sampling, energy, value);
+  }
+
+  private KernelResult copy(String newRunId, String newSweepId, String newMethod, Counters newCounters,
+      Origin newOrigin, ResultStatus newStatus, Sampling newSampling, Energy newEnergy, Health newHealth) {
     return new KernelResult(schemaVersion, id, newRunId, newSweepId, agentId, agentVersion, fatbinHash, device, suite,
         kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
         launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, newMethod, measuredAt,
-        newCounters, newOrigin, newStatus, newSampling, newEnergy);
+        newCounters, newOrigin, newStatus, newSampling, newEnergy, newHealth);
   }
 }

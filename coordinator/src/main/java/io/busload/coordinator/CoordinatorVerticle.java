@@ -1,6 +1,8 @@
 package io.busload.coordinator;
 
+import io.busload.coordinator.analysis.HealthWatch;
 import io.busload.coordinator.analysis.RegressionWatch;
+import io.busload.coordinator.store.HealthStore;
 import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
@@ -182,6 +184,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       Schedules schedules = new Schedules(database);
       VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
+      HealthStore health = new HealthStore(database);
+      HealthWatch healthWatch = new HealthWatch(vertx, health, clock);
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
       Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
@@ -199,6 +203,7 @@ public final class CoordinatorVerticle extends VerticleBase {
           refusals, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
         regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
+        healthWatch.check(stored).onSuccess(notifier::healthChanges);
       });
       if (remembered.bridgeTls() != null) {
         expiry = new CertificateExpiry(clock, remembered.bridgeTls());
@@ -227,7 +232,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       tokens = remembered.tokens();
       tokens.start(vertx);
       RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
-          new FleetResource(vertx, fleet, agents, clock),
+          new FleetResource(vertx, fleet, agents, health, clock),
           new SweepResource(vertx, sweeps, fleet, queues, clock),
           new RunResource(vertx, sweeps),
           new ResultResource(vertx, results, new ViewQueries(database)),

@@ -26,4 +26,24 @@ public record HealthInputs(HealthCounts atRunStart, HealthCounts atRunEnd, List<
           + " of " + timedCases);
     }
   }
+
+  /**
+   * One run's inputs, the throttling counted from each timed case's clock event reasons (NVML bits, OR-ed over its
+   * samples): a case throttled when a bit outside {@code benign} was set, and the reasons kept are those set in every
+   * throttled case.
+   */
+  public static HealthInputs ofRun(HealthCounts atRunStart, HealthCounts atRunEnd, List<Long> xids,
+      Double memcpyFraction, MemcpyFloor floor, List<Long> caseReasons, long benign) {
+    int throttled = 0;
+    long persisting = ~0L;
+    for (long reasons : caseReasons) {
+      long bits = reasons & ~benign;
+      if (bits != 0) {
+        throttled++;
+        persisting &= bits;
+      }
+    }
+    return new HealthInputs(atRunStart, atRunEnd, xids, memcpyFraction, floor, caseReasons.size(), throttled,
+        throttled == 0 ? 0 : persisting);
+  }
 }

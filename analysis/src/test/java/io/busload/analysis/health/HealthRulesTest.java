@@ -165,4 +165,16 @@ class HealthRulesTest {
     assertThat(HealthRules.judge(new HealthInputs(CLEAN, CLEAN, List.of(), 0.88, FLOOR, 4, 2, 0x40)).state())
         .isEqualTo(HealthState.HEALTHY);
   }
+
+  @Test
+  void ofRun_reasonsPerCase_countsThrottledCasesAndKeepsReasonsSeenInEach() {
+    long idle = 0x1;
+    HealthInputs in = HealthInputs.ofRun(CLEAN, CLEAN, List.of(), 0.88, FLOOR,
+        List.of(0x44L, 0x40L, idle, 0x41L, 0x0L), 0x1 | 0x2 | 0x100);
+
+    assertThat(in.timedCases()).isEqualTo(5);
+    assertThat(in.throttledCases()).isEqualTo(3);
+    assertThat(in.throttleReasons()).isEqualTo(0x40L);
+    assertThat(HealthRules.judge(in).state()).isEqualTo(HealthState.DEGRADED);
+  }
 }

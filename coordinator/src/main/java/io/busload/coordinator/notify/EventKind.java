@@ -11,5 +11,9 @@ public enum EventKind {
   /** A device whose figure for a kernel case lies outside the band of its cohort (same model and driver). */
   COHORT_FLAG,
   /** A device back: its agent heard from again after an offline notice, or back within its cohort. */
-  DEVICE_RECOVERED
+  DEVICE_RECOVERED,
+  /** A device's health verdict turned DEGRADED or FAILED, or from one to the other (one notice per change). */
+  DEVICE_HEALTH_CHANGED,
+  /** A device's health verdict back to HEALTHY after DEGRADED or FAILED. */
+  DEVICE_HEALTH_RECOVERED
 }

@@ -207,6 +207,11 @@ public class CoordinatorClient {
     return read(withBody("POST", "api/accepted-changes", input), new TypeReference<>() {});
   }
 
+  /** Every judged device's health verdict. */
+  public List<DeviceHealth> deviceHealth() {
+    return read(get("api/devices/health"), new TypeReference<>() {});
+  }
+
   /** Devices outside their cohort's band, worst first. */
   public List<CohortFlag> cohortFlags() {
     JsonNode body = read(get("api/cohort-flags"), new TypeReference<JsonNode>() {});

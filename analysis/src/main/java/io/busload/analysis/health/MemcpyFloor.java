@@ -19,8 +19,9 @@ public record MemcpyFloor(double fraction, String source, boolean published) {
   public static final int MIN_PEERS = 3;
 
   /**
-   * Published copy bandwidth as a fraction of peak: BabelStream's copy on Azure's ND H100 v5 (2900 of 3350 GB/s) and
-   * ND H200 v5 (4010 of 4800 GB/s), the figures listed with their sources among the published reference results.
+   * Published copy bandwidth as a fraction of peak: BabelStream's public copy results on Azure's ND H100 v5 (2900 of
+   * 3350 GB/s) and ND H200 v5 (4010 of 4800 GB/s), the same figures docs/results/2026-11-22-h100-coalescing sets
+   * beside Busload's memcpy.
    */
   record Published(String modelWord, String excluded, double fraction, String source) {}
 

@@ -1,0 +1,76 @@
+package io.busload.coordinator.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.busload.analysis.health.HealthInputs;
+import io.busload.analysis.health.HealthRules;
+import io.busload.analysis.health.HealthState;
+import io.busload.analysis.health.MemcpyFloor;
+import io.busload.coordinator.Fixtures;
+import io.busload.kernels.Catalog;
+import io.busload.protocol.CacheResidency;
+import io.busload.protocol.Clocks;
+import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.Health;
+import io.busload.protocol.HealthCounters;
+import io.busload.protocol.KernelResult;
+import io.busload.protocol.ResultStatus;
+import io.busload.protocol.Sampling;
+import io.busload.protocol.StopReason;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** One run's results as the inputs of its health verdict: the newest counters, the memcpy, the throttling. */
+class HealthWatchTest {
+  private static final DeviceInfo GPU = Fixtures.gpu("g", 0);
+  private static final HealthCounters CLEAN = new HealthCounters(0L, 0L, 0L, 0L, null, null, null, 0L, 0L, false,
+      false, 0L);
+
+  private static KernelResult timed(KernelResult r, long reasons) {
+    return r.withSampling(ResultStatus.MEASURED, new Sampling(10, 0, 0, StopReason.SPREAD_SETTLED,
+        new Clocks(Clocks.Reading.READ, "NVML", 1980, 1980, 2619, 2619, reasons, 0, false),
+        CacheResidency.of(r.bytes(), GPU.l2Bytes(), false)));
+  }
+
+  /** A memcpy at {@code fraction} of the 3.35 TB/s peak, then {@code strides} cases, the first {@code hot} at 0x40. */
+  private static List<KernelResult> run(double fraction, int strides, int hot) {
+    List<KernelResult> run = new ArrayList<>();
+    KernelResult memcpy = Fixtures.result("s", "r", "a1", GPU, 1, true, Instant.now());
+    memcpy = new KernelResult(memcpy.schemaVersion(), memcpy.id(), memcpy.runId(), memcpy.sweepId(), memcpy.agentId(),
+        memcpy.agentVersion(), memcpy.fatbinHash(), GPU, memcpy.suite(), Catalog.MEMCPY_D2D.name(), memcpy.params(),
+        true, List.of(), 1e-3, 1e-3, 1e-3, 0, List.of(1e-3), 1, 1, memcpy.bytesRead(), memcpy.bytesWritten(),
+        memcpy.bytes(), fraction * GPU.theoreticalPeakBytesPerSecond(), "m", memcpy.measuredAt());
+    run.add(timed(memcpy, 0));
+    for (int i = 0; i < strides; i++) {
+      run.add(timed(Fixtures.result("s", "r", "a1", GPU, i + 2, true, Instant.now()), i < hot ? 0x40L : 0x1L)
+          .withHealth(new Health(CLEAN, CLEAN, List.of(), "NVML")));
+    }
+    return run;
+  }
+
+  @Test
+  void inputs_slowMemcpyAndThrottledMostOfTheRun_degradedForBoth() {
+    List<KernelResult> run = run(0.60, 4, 4);
+
+    HealthInputs in = HealthWatch.inputs(run.getLast(), run, MemcpyFloor.of(GPU.name(), List.of()));
+
+    assertThat(in.memcpyFraction()).isCloseTo(0.60, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(in.timedCases()).isEqualTo(5);
+    assertThat(in.throttledCases()).isEqualTo(4);
+    assertThat(in.throttleReasons()).isEqualTo(0x40L);
+    assertThat(HealthRules.judge(in).state()).isEqualTo(HealthState.DEGRADED);
+    assertThat(HealthRules.judge(in).reasons()).hasSize(2);
+  }
+
+  @Test
+  void inputs_fastMemcpyIdleBitsOnly_healthy() {
+    List<KernelResult> run = run(0.88, 4, 0);
+
+    HealthInputs in = HealthWatch.inputs(run.getLast(), run, MemcpyFloor.of(GPU.name(), List.of()));
+
+    assertThat(in.throttledCases()).isZero();
+    assertThat(HealthRules.judge(in).state()).isEqualTo(HealthState.HEALTHY);
+  }
+}

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * run they belong to: the newest counters against those at the run's start, the XID events, the run's memcpy
  * against its model's floor (the fleet's median, or a published figure where the fleet has too few of the model),
  * and throttling through the run's cases. The verdict is stored per device; those whose state changed are handed on
- * for notices. Checks run as ordered blocking tasks, after the agent has its ack, so judging never slows ingest.
+ * for notices. Pushed results ({@code ./busload push}) are not judged: a push token can name any device id, and must
+ * not be able to call a fleet device FAILED. Checks run as ordered blocking tasks, after the agent has its ack, so judging never slows ingest.
  */
 public final class HealthWatch {
   private static final Logger LOG = LoggerFactory.getLogger(HealthWatch.class);
@@ -44,7 +45,8 @@ public final class HealthWatch {
   public Future<List<HealthStore.Stored>> check(List<KernelResult> stored) {
     Map<String, KernelResult> newest = new LinkedHashMap<>();
     for (KernelResult r : stored) {
-      if (r.health() != null) {
+      // Only the fleet's own results: a push token vouches for a file, not for the device a result names.
+      if (r.health() != null && r.origin() == null) {
         newest.merge(r.device().id(), r, (a, b) -> b.measuredAt().isAfter(a.measuredAt()) ? b : a);
       }
     }

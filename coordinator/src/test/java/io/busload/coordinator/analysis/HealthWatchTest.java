@@ -73,4 +73,27 @@ class HealthWatchTest {
     assertThat(in.throttledCases()).isZero();
     assertThat(HealthRules.judge(in).state()).isEqualTo(HealthState.HEALTHY);
   }
+
+  /**
+   * A push token vouches for a file, not for a fleet device: a pushed result naming a fleet device's id with failing
+   * counters must not judge that device (nor tell anyone it FAILED). The store is not even asked.
+   */
+  @Test
+  void check_pushedResultWithFailingHealth_judgesNothing() throws Exception {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      HealthCounters uncorrected = new HealthCounters(0L, 3L, 0L, 3L, null, null, null, 0L, 0L, false, true, 0L);
+      KernelResult pushed = Fixtures.result("s", "r", null, GPU, 2, true, Instant.now())
+          .withHealth(new Health(CLEAN, uncorrected, List.of(79L), "NVML"))
+          .withOrigin(new io.busload.protocol.Origin(io.busload.protocol.Origin.PUSHED, "push-1", "ci",
+              "laptop", "results.json", null, Instant.now()));
+
+      List<io.busload.coordinator.store.HealthStore.Stored> judged = new HealthWatch(vertx, null,
+          java.time.Clock.systemUTC()).check(List.of(pushed)).await(10, java.util.concurrent.TimeUnit.SECONDS);
+
+      assertThat(judged).isEmpty();
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
 }

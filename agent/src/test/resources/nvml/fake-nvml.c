@@ -132,3 +132,131 @@ int nvmlDeviceGetFieldValues(nvmlDevice_t device, int count, nvmlFieldValue_t *v
   return 0;
 }
 #endif
+
+#ifndef FAKE_NVML_NO_HEALTH
+/*
+ * Health counters and XID events. GPU-fake-0 is a clean Hopper: ECC counters 0, remapped rows 0 and none pending,
+ * retired pages NOT_SUPPORTED (Hopper remaps rows instead), no PCIe replays, XID events supported and none come.
+ * Built with -DFAKE_NVML_FAULT=<n>, one fault appears once the test calls fake_nvml_step() (the run's middle):
+ * 1 corrected ECC errors, 2 an uncorrected ECC error, 3 an older GPU (retired pages, no row remapping) whose double-bit
+ * retirement is pending, 4 a pending row remap, 5 a failed row remap, 6 PCIe replays, 7 XID 79 (fallen off the bus),
+ * 8 every health query NOT_SUPPORTED from the start (ECC off, no event support). Built with FAKE_NVML_NO_HEALTH, the
+ * library lacks the health functions, as an old NVML does.
+ */
+#ifndef FAKE_NVML_FAULT
+#define FAKE_NVML_FAULT 0
+#endif
+static int stepped = 0;
+static int xid_pending = 0;
+static struct fake_event_set { int registered; } the_set;
+typedef struct fake_event_set *nvmlEventSet_t;
+
+/* nvml.h's nvmlEventData_t (NVML 11.0 on). */
+typedef struct {
+  nvmlDevice_t device;
+  unsigned long long eventType, eventData;
+  unsigned int gpuInstanceId, computeInstanceId;
+} nvmlEventData_t;
+
+void fake_nvml_step(void) {
+  stepped = 1;
+  xid_pending = FAKE_NVML_FAULT == 7;
+}
+
+static int fault(int n) { return stepped && FAKE_NVML_FAULT == n; }
+
+static int unsupported(nvmlDevice_t device) { return device != &the_gpu || FAKE_NVML_FAULT == 8; }
+
+/* errorType 0 corrected, 1 uncorrected; counterType 0 volatile, 1 aggregate. */
+int nvmlDeviceGetTotalEccErrors(nvmlDevice_t device, int errorType, int counterType, unsigned long long *count) {
+  if (unsupported(device)) {
+    return 3;
+  }
+  *count = errorType == 0 ? (fault(1) ? 4 : 0) + (counterType == 1 ? 10 : 0) : (fault(2) ? 1 : 0);
+  return 0;
+}
+
+/* cause 0 multiple single-bit, 1 double-bit; only the older GPU of fault 3 retires pages. */
+int nvmlDeviceGetRetiredPages(nvmlDevice_t device, int cause, unsigned int *pageCount, unsigned long long *addresses) {
+  if (unsupported(device) || FAKE_NVML_FAULT != 3) {
+    return 3;
+  }
+  unsigned int pages = cause == 1 && stepped ? 1 : 0;
+  int status = *pageCount < pages ? 7 /* NVML_ERROR_INSUFFICIENT_SIZE */ : 0;
+  for (unsigned int i = 0; addresses && i < pages && i < *pageCount; i++) {
+    addresses[i] = 0x1000ULL * (i + 1);
+  }
+  *pageCount = pages;
+  return status;
+}
+
+int nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t device, int *isPending) {
+  if (unsupported(device) || FAKE_NVML_FAULT != 3) {
+    return 3;
+  }
+  *isPending = stepped;
+  return 0;
+}
+
+int nvmlDeviceGetRemappedRows(nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows,
+    unsigned int *isPending, unsigned int *failureOccurred) {
+  if (unsupported(device) || FAKE_NVML_FAULT == 3) {
+    return 3;
+  }
+  *corrRows = fault(4) ? 1 : 0;
+  *uncRows = fault(5) ? 1 : 0;
+  *isPending = fault(4);
+  *failureOccurred = fault(5);
+  return 0;
+}
+
+int nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value) {
+  if (unsupported(device)) {
+    return 3;
+  }
+  *value = 5 + (fault(6) ? 12 : 0);
+  return 0;
+}
+
+int nvmlEventSetCreate(nvmlEventSet_t *set) {
+  the_set.registered = 0;
+  *set = &the_set;
+  return 0;
+}
+
+/* nvmlEventTypeXidCriticalError is 0x8. */
+int nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set) {
+  if (unsupported(device) || set != &the_set || eventTypes != 0x8ULL) {
+    return device == &the_gpu && FAKE_NVML_FAULT != 8 ? 2 : 3;
+  }
+  set->registered = 1;
+  return 0;
+}
+
+/* 10: NVML_ERROR_TIMEOUT, nothing came within timeoutms. */
+int nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms) {
+  (void) timeoutms;
+  if (set != &the_set || !set->registered) {
+    return 2;
+  }
+  if (!xid_pending) {
+    return 10;
+  }
+  xid_pending = 0;
+  memset(data, 0, sizeof *data);
+  data->device = &the_gpu;
+  data->eventType = 0x8ULL;
+  data->eventData = 79;
+  data->gpuInstanceId = 0xFFFFFFFFu;
+  data->computeInstanceId = 0xFFFFFFFFu;
+  return 0;
+}
+
+int nvmlEventSetFree(nvmlEventSet_t set) {
+  if (set != &the_set) {
+    return 2;
+  }
+  set->registered = 0;
+  return 0;
+}
+#endif

@@ -92,9 +92,11 @@ class PrinterGoldenTest {
   void csv_energyReadAndNot_typedCellsOrNotReadWithEmptyFigures() {
     String[] lines = print(new CsvPrinter()).split("\r\n");
     assertThat(lines[0]).endsWith(",energy,energyJoules,energyAverageWatts,energyIdleWatts,energyWindowSeconds,"
-        + "energyLaunches,energyCounterSteps,joulesPerGigabyte,gigabytesPerSecondPerWatt");
-    assertThat(lines[1]).containsPattern(",read,33\\.18,316\\.2,76\\.2,1\\.049,2000,10,0\\.1236\\d*,8\\.322\\d*$");
-    assertThat(lines[2]).endsWith(",not read,,,,,,,,");
+        + "energyLaunches,energyCounterSteps,joulesPerGigabyte,gigabytesPerSecondPerWatt,health,healthAtRunStart,"
+        + "healthAfterCase,xidEvents,healthNote");
+    assertThat(lines[1]).containsPattern(",read,33\\.18,316\\.2,76\\.2,1\\.049,2000,10,0\\.1236\\d*,8\\.322\\d*,"
+        + "not read,,,,$");
+    assertThat(lines[2]).endsWith(",not read,,,,,,,,,not read,,,,");
   }
 
   @Test

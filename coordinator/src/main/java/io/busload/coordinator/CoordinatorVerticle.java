@@ -1,6 +1,8 @@
 package io.busload.coordinator;
 
+import io.busload.coordinator.analysis.HealthWatch;
 import io.busload.coordinator.analysis.RegressionWatch;
+import io.busload.coordinator.store.HealthStore;
 import io.busload.coordinator.api.ApiTokens;
 import io.busload.coordinator.api.TokenResource;
 import io.busload.coordinator.store.ApiTokenStore;
@@ -207,6 +209,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       ScheduleStore schedules = new ScheduleStore(database);
       VerdictStore verdicts = new VerdictStore(database);
       RegressionWatch regressions = new RegressionWatch(vertx, analysis, verdicts, clock);
+      HealthStore health = new HealthStore(database);
+      HealthWatch healthWatch = new HealthWatch(vertx, health, clock);
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
       ResultGauges resultGauges = new ResultGauges(metrics, ResultGauges.maxDevices(System.getenv()));
@@ -229,6 +233,7 @@ public final class CoordinatorVerticle extends VerticleBase {
         ingested.increment(stored.size());
         resultGauges.stored(stored);
         regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
+        healthWatch.check(stored).onSuccess(notifier::healthChanges);
       });
       this.notifier = notifier;
       java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
@@ -259,7 +264,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       tokens = remembered.tokens();
       tokens.start(vertx);
       RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
-          new FleetResource(vertx, fleet, agents, clock),
+          new FleetResource(vertx, fleet, agents, health, clock),
           new SweepResource(vertx, sweeps, fleet, queues, clock, slurm.isPresent() ? new Slurm() : null),
           new RunResource(vertx, sweeps),
           new ResultResource(vertx, results, new ViewStore(database)),

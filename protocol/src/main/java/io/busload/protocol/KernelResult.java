@@ -40,6 +40,8 @@ import java.util.UUID;
  *     it was not read (no NVML or no counter, the CPU backend, a case not measured) and in messages without it
  * @param slurmJob the Slurm job whose agent measured it; null for an agent that is not a Slurm job's, and in messages
  *     without it
+ * @param health the GPU's error counters when the run began and after this case, and XID events meanwhile; null
+ *     where not read (no NVML, the CPU backend) and in messages without it
  */
 public record KernelResult(
     int schemaVersion,
@@ -78,7 +80,9 @@ public record KernelResult(
     // Left out when null: a result whose energy was not read says so by its absence, never by a 0.
     @JsonInclude(JsonInclude.Include.NON_NULL) Energy energy,
     // Left out when null: a result from an agent that is not a Slurm job's reads as before jobs were recorded.
-    @JsonInclude(JsonInclude.Include.NON_NULL) SlurmJob slurmJob) implements Protocol.Message {
+    @JsonInclude(JsonInclude.Include.NON_NULL) SlurmJob slurmJob,
+    // Left out when null: a result whose health was not read says so by its absence.
+    @JsonInclude(JsonInclude.Include.NON_NULL) Health health) implements Protocol.Message {
 
   public KernelResult {
     params = new TreeMap<>(params);
@@ -112,7 +116,7 @@ public record KernelResult(
         .maxSeconds(maxSeconds).relativeSpread(relativeSpread).samples(samples).launchesPerSample(launchesPerSample)
         .warmupLaunches(warmupLaunches).bytesRead(bytesRead).bytesWritten(bytesWritten).bytes(bytes)
         .bandwidth(bandwidth).method(method).measuredAt(measuredAt).counters(counters).origin(origin).status(status)
-        .sampling(sampling).energy(energy).slurmJob(slurmJob);
+        .sampling(sampling).energy(energy).slurmJob(slurmJob).health(health);
   }
 
   /** Sets the fields of a {@link KernelResult} by name; {@link #build} checks them as the record does. */
@@ -149,6 +153,7 @@ public record KernelResult(
     private Sampling sampling;
     private Energy energy;
     private SlurmJob slurmJob;
+    private Health health;
 
     private Builder() {}
 
@@ -312,11 +317,16 @@ public record KernelResult(
       return this;
     }
 
+    public Builder health(Health value) {
+      health = value;
+      return this;
+    }
+
     public KernelResult build() {
       return new KernelResult(schemaVersion, id, runId, sweepId, agentId, agentVersion, fatbinHash, device, suite,
           kernel, params, valid, mismatches, medianSeconds, minSeconds, maxSeconds, relativeSpread, samples,
           launchesPerSample, warmupLaunches, bytesRead, bytesWritten, bytes, bandwidth, method, measuredAt, counters,
-          origin, status, sampling, energy, slurmJob);
+          origin, status, sampling, energy, slurmJob, health);
     }
   }
 
@@ -348,6 +358,11 @@ public record KernelResult(
   /** This result with what its case drew (null: not read). */
   public KernelResult withEnergy(Energy value) {
     return toBuilder().energy(value).build();
+  }
+
+  /** This result with what NVML said of the GPU's health around it (null: not read). */
+  public KernelResult withHealth(Health value) {
+    return toBuilder().health(value).build();
   }
 
   /** This result as measured in Slurm job {@code value} (null: in none). */

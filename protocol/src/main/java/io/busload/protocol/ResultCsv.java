@@ -56,6 +56,13 @@ public final class ResultCsv {
   public static final List<String> ENERGY = List.of("energy", "energyJoules", "energyAverageWatts",
       "energyIdleWatts", "energyWindowSeconds", "energyLaunches", "energyCounterSteps", "joulesPerGigabyte",
       "gigabytesPerSecondPerWatt");
+  /**
+   * What NVML said of the GPU's health ({@link Health}), after {@link #ENERGY}: {@code health} is {@code read} or
+   * {@code not read}; the counters when the run began and after the case are JSON objects whose absent (null) fields
+   * were not read; {@code xidEvents} is a JSON array of XID numbers, empty cell where XID events were not watched.
+   */
+  public static final List<String> HEALTH = List.of("health", "healthAtRunStart", "healthAfterCase", "xidEvents",
+      "healthNote");
   /** The {@code energy} cell of a result whose energy was not read. */
   public static final String NOT_READ = "not read";
 
@@ -70,6 +77,7 @@ public final class ResultCsv {
     List<String> optional = new ArrayList<>(List.of("samples", "deviceFingerprint", "counters"));
     optional.addAll(SAMPLING);
     optional.addAll(ENERGY);
+    optional.addAll(HEALTH);
     return List.copyOf(optional);
   }
 
@@ -134,8 +142,30 @@ public final class ResultCsv {
       case "counters" -> r.counters() == null ? null
           : new String(JsonCodec.toJson(r.counters()), java.nio.charset.StandardCharsets.UTF_8);
       case "status" -> r.status();
-      default -> ENERGY.contains(column) ? energy(column, r) : sampling(column, r.sampling());
+      default -> ENERGY.contains(column) ? energy(column, r)
+          : HEALTH.contains(column) ? health(column, r.health()) : sampling(column, r.sampling());
     };
+  }
+
+  /** A {@link #HEALTH} cell: {@code not read} in {@code health} and empty cells where it was not read. */
+  private static Object health(String column, Health h) {
+    if (column.equals("health")) {
+      return h == null ? NOT_READ : "read";
+    }
+    if (h == null) {
+      return null;
+    }
+    return switch (column) {
+      case "healthAtRunStart" -> json(h.atRunStart());
+      case "healthAfterCase" -> json(h.afterCase());
+      case "xidEvents" -> h.xids() == null ? null : json(h.xids());
+      case "healthNote" -> h.note();
+      default -> throw new IllegalArgumentException("no results column '" + column + "'");
+    };
+  }
+
+  private static String json(Object value) {
+    return new String(JsonCodec.toJson(value), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** An {@link #ENERGY} cell: {@code not read} in {@code energy} and empty figures where none was read. */
@@ -289,7 +319,8 @@ public final class ResultCsv {
           .bytesRead(whole(cells, "bytesRead")).bytesWritten(whole(cells, "bytesWritten"))
           .bytes(whole(cells, "bytes")).bandwidth(bandwidth.isEmpty() ? null : real(cells, "bandwidth"))
           .method(text(cells, "method")).measuredAt(instant(cells, "measuredAt"))
-          .counters(counters(cells, "counters")).status(status).sampling(sampling).energy(energy(cells)).build();
+          .counters(counters(cells, "counters")).status(status).sampling(sampling).energy(energy(cells))
+          .health(health(cells)).build();
     } catch (IllegalArgumentException e) {
       throw e instanceof BadCell ? e : new BadCell("status", e.getMessage().replaceFirst("^status: ", ""));
     }
@@ -340,6 +371,36 @@ public final class ResultCsv {
           real(cells, "energyWindowSeconds"), whole(cells, "energyLaunches"), integer(cells, "energyCounterSteps"));
     } catch (IllegalArgumentException e) {
       throw e instanceof BadCell ? e : new BadCell("energyJoules", e.getMessage());
+    }
+  }
+
+  /** The {@link #HEALTH} columns, or null when the row has none or says {@code not read}. */
+  private static Health health(Cells cells) {
+    if (cell(cells, "healthAtRunStart").isBlank()) {
+      return null;
+    }
+    HealthCounters start = healthCounters(cells, "healthAtRunStart");
+    HealthCounters after = healthCounters(cells, "healthAfterCase");
+    List<Long> xids = null;
+    if (!cell(cells, "xidEvents").isBlank()) {
+      try {
+        xids = JsonCodec.MAPPER.readValue(cell(cells, "xidEvents"), new TypeReference<List<Long>>() {});
+      } catch (JsonProcessingException e) {
+        throw new BadCell("xidEvents", "not a JSON array of XID numbers: " + e.getOriginalMessage());
+      }
+    }
+    return new Health(start, after, xids, cell(cells, "healthNote"));
+  }
+
+  private static HealthCounters healthCounters(Cells cells, String column) {
+    String value = cell(cells, column);
+    if (value.isBlank()) {
+      throw new BadCell(column, "missing: a row with health counters has them at run start and after the case");
+    }
+    try {
+      return JsonCodec.MAPPER.readValue(value, HealthCounters.class);
+    } catch (JsonProcessingException e) {
+      throw new BadCell(column, "not a JSON object of health counters: " + e.getOriginalMessage());
     }
   }
 

@@ -213,4 +213,44 @@ class ResultCsvTest {
     assertThatThrownBy(() -> ResultCsv.read(cells::get)).isInstanceOf(ResultCsv.BadCell.class)
         .hasMessageStartingWith("energyJoules: energy: joules >= 0");
   }
+
+  @Test
+  void read_cellsOfResultWithHealth_sameHealthWithUnreadFieldsKeptNull() {
+    HealthCounters start = new HealthCounters(0L, 0L, 10L, 0L, null, null, null, 0L, 0L, false, false, 5L);
+    HealthCounters after = new HealthCounters(4L, 0L, 14L, 0L, null, null, null, 1L, 0L, true, false, 17L);
+    KernelResult original = profiled().withHealth(new Health(start, after, List.of(79L), "NVML, driver 580.82.07"));
+    List<String> columns = all();
+    columns.addAll(ResultCsv.HEALTH);
+    Map<String, String> cells = cells(original, columns);
+
+    KernelResult back = ResultCsv.read(cells::get);
+
+    assertThat(back).isEqualTo(original);
+    assertThat(back.health().afterCase().retiredPagesPending()).isNull();
+    assertThat(cells.get("health")).isEqualTo("read");
+    assertThat(cells.get("xidEvents")).isEqualTo("[79]");
+  }
+
+  @Test
+  void read_healthNotWatchingXidsOrNotRead_nullXidsAndNullHealth() {
+    KernelResult unwatched = profiled().withHealth(new Health(HealthCounters.NONE, HealthCounters.NONE, null, "n"));
+    List<String> columns = all();
+    columns.addAll(ResultCsv.HEALTH);
+
+    assertThat(ResultCsv.read(cells(unwatched, columns)::get).health().xids()).isNull();
+    assertThat(ResultCsv.value("health", profiled())).isEqualTo("not read");
+    assertThat(ResultCsv.read(cells(profiled(), columns)::get).health()).isNull();
+  }
+
+  @Test
+  void read_healthCounterNegative_badCellNamingTheColumn() {
+    List<String> columns = all();
+    columns.addAll(ResultCsv.HEALTH);
+    Map<String, String> cells = cells(profiled().withHealth(new Health(HealthCounters.NONE, HealthCounters.NONE,
+        List.of(), "n")), columns);
+    cells.put("healthAfterCase", "{\"pcieReplays\":-1}");
+
+    assertThatThrownBy(() -> ResultCsv.read(cells::get)).isInstanceOf(ResultCsv.BadCell.class)
+        .hasMessageStartingWith("healthAfterCase: not a JSON object of health counters");
+  }
 }

@@ -41,6 +41,7 @@ public final class CudaDevice implements Device {
   private String cublasUnavailable;
   private io.busload.agent.device.ClockSensor clockSensor;
   private io.busload.agent.device.EnergySensor energySensor;
+  private io.busload.agent.device.HealthSensor healthSensor;
   /** Host copies of device buffers, kept between cases (no zeroing, no page faults per case). */
   private final HostStaging staging = new HostStaging(new HostStaging.Pinning() {
     @Override
@@ -189,6 +190,15 @@ public final class CudaDevice implements Device {
       clockSensor = io.busload.agent.cuda.nvml.Nvml.sensor(info.uuid());
     }
     return clockSensor;
+  }
+
+  /** NVML's error counters and XID events of this GPU, found the first time a run asks; or why they cannot be. */
+  @Override
+  public io.busload.agent.device.HealthSensor healthSensor() {
+    if (healthSensor == null) {
+      healthSensor = io.busload.agent.cuda.nvml.Nvml.healthSensor(info.uuid());
+    }
+    return healthSensor;
   }
 
   @Override

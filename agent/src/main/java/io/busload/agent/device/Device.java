@@ -46,6 +46,11 @@ public interface Device extends AutoCloseable {
     return EnergySensor.none("this device has no energy counter");
   }
 
+  /** The error counters and XID events to read around each run, or why there are none. */
+  default HealthSensor healthSensor() {
+    return HealthSensor.none("this device has no NVML health counters");
+  }
+
   /**
    * Makes the device usable again after an error that poisons its context (an illegal address): a GPU resets
    * its primary context and reloads the fatbin. Returns what was done, in words, or null when nothing was needed.

@@ -3,6 +3,7 @@ package io.busload.agent.measure;
 import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
+import io.busload.agent.device.HealthSensor;
 import io.busload.agent.device.HostActivity;
 import io.busload.agent.device.UnavailableException;
 import io.busload.agent.device.Workload;
@@ -11,6 +12,8 @@ import io.busload.kernels.Catalog;
 import io.busload.kernels.Check;
 import io.busload.kernels.Program;
 import io.busload.kernels.Traffic;
+import io.busload.protocol.Health;
+import io.busload.protocol.HealthCounters;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
@@ -108,11 +111,29 @@ public final class Measurement {
   }
 
   private List<KernelResult> runCases(Plan plan, Progress progress, Continuation continuation) {
+    HealthSensor health = device.healthSensor();
+    if (!health.reads()) {
+      return runCases(plan, progress, continuation, null, null, HealthSensor.NOT_WATCHING);
+    }
+    // Read before the first case and watched until the last, so the last result carries the whole run's change.
+    HealthCounters atStart = health.read();
+    try (HealthSensor.XidWatch xids = health.watchXids()) {
+      return runCases(plan, progress, continuation, health, atStart, xids);
+    }
+  }
+
+  private List<KernelResult> runCases(Plan plan, Progress progress, Continuation continuation, HealthSensor health,
+      HealthCounters atStart, HealthSensor.XidWatch xids) {
     List<KernelResult> results = new ArrayList<>();
+    List<Long> seen = new ArrayList<>();
     int total = plan.cases().size();
     for (Plan.Planned planned : plan.cases()) {
       progress.starting(planned.kernelCase().spec().name(), results.size(), total);
       KernelResult result = measure(plan.suite(), planned);
+      if (health != null) {
+        seen.addAll(xids.poll());
+        result = result.withHealth(new Health(atStart, health.read(), xids.watching() ? seen : null, health.note()));
+      }
       if (result.kernel().equals(Catalog.MEMCPY_D2D.name()) && result.valid()) {
         ceiling = result.bandwidth();
       }

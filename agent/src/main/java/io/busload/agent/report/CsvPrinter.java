@@ -30,6 +30,7 @@ public final class CsvPrinter implements ResultPrinter {
     columns.addAll(ResultCsv.CARRIED);
     columns.addAll(ResultCsv.SAMPLING);
     columns.addAll(ResultCsv.ENERGY);
+    columns.addAll(ResultCsv.HEALTH);
     return List.copyOf(columns);
   }
 

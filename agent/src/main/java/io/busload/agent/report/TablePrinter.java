@@ -30,6 +30,7 @@ public final class TablePrinter implements ResultPrinter {
     Ceilings ceilings = Ceilings.of(results);
     ceilings.measured().ifPresent(c -> out.printf(Locale.ROOT, "%s: %.1f GB/s (%s)%n", Ceilings.NAME, c / 1e9,
         ceilings.measuredBy().orElseThrow()));
+    out.println(RunHealth.line(results));
     out.println();
     out.printf(Locale.ROOT, ROW, "kernel", "params", "valid", "median us", "GB/s", "of ceil.", "of peak", "spread",
         "samples", "J/GB", "GB/s/W");

@@ -35,6 +35,8 @@ final class FakeDevice implements Device {
   Script script = (call, launches) -> new Workload.Batch(launches * 1e-4, Workload.Hold.HELD);
   ClockSensor sensor = ClockSensor.none(Clocks.Reading.NOT_READ, "no libnvidia-ml.so.1 in this test");
   EnergySensor energy = EnergySensor.none("no libnvidia-ml.so.1 in this test");
+  io.busload.agent.device.HealthSensor health = io.busload.agent.device.HealthSensor.none(
+      "no libnvidia-ml.so.1 in this test");
   /** Whether the first launch runs the program (false: outputs stay poisoned, the check fails). */
   boolean computes = true;
   /** Thrown by the timed batch of this call, or never when negative. */
@@ -155,6 +157,11 @@ final class FakeDevice implements Device {
   @Override
   public EnergySensor energySensor() {
     return energy;
+  }
+
+  @Override
+  public io.busload.agent.device.HealthSensor healthSensor() {
+    return health;
   }
 
   @Override

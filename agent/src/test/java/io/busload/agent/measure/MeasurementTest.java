@@ -322,6 +322,76 @@ class MeasurementTest {
     assertThat(r.sampling().heldSamples()).isZero();
   }
 
+  /** A health sensor whose corrected ECC count grows by one each read and whose XID watch gives 79 once. */
+  private static final class GrowingHealth implements io.busload.agent.device.HealthSensor {
+    long reads;
+    boolean closed;
+    int polls;
+
+    @Override
+    public boolean reads() {
+      return true;
+    }
+
+    @Override
+    public String note() {
+      return "scripted NVML";
+    }
+
+    @Override
+    public io.busload.protocol.HealthCounters read() {
+      return new io.busload.protocol.HealthCounters(reads++, 0L, null, null, null, null, null, null, null, null, null,
+          null);
+    }
+
+    @Override
+    public XidWatch watchXids() {
+      return new XidWatch() {
+        @Override
+        public boolean watching() {
+          return true;
+        }
+
+        @Override
+        public List<Long> poll() {
+          return ++polls == 2 ? List.of(79L) : List.of();
+        }
+
+        @Override
+        public void close() {
+          closed = true;
+        }
+      };
+    }
+  }
+
+  @Test
+  void run_healthSensorReads_eachResultCarriesRunStartCountersItsOwnAndXidsSoFar() {
+    Plan plan = plan(SMALL_L2, Map.of("size", "65536", "stride", "1,2")); // memcpy-d2d, then two strides
+    GrowingHealth health = new GrowingHealth();
+    device.health = health;
+
+    List<KernelResult> results = new Measurement(device, CONTEXT, "fatbin", SHORT).run(plan, Progress.NONE);
+
+    assertThat(results).hasSize(3);
+    assertThat(results).allSatisfy(r -> assertThat(r.health().atRunStart().eccVolatileCorrected()).isZero());
+    assertThat(results.stream().map(r -> r.health().afterCase().eccVolatileCorrected()).toList())
+        .containsExactly(1L, 2L, 3L);
+    assertThat(results.stream().map(r -> r.health().xids()).toList())
+        .containsExactly(List.of(), List.of(79L), List.of(79L));
+    assertThat(results.getFirst().health().note()).isEqualTo("scripted NVML");
+    assertThat(health.closed).isTrue();
+  }
+
+  @Test
+  void run_noHealthSensor_resultsCarryNoHealth() {
+    Plan plan = plan(SMALL_L2, Map.of("size", "65536", "stride", "1"));
+
+    List<KernelResult> results = new Measurement(device, CONTEXT, "fatbin", SHORT).run(plan, Progress.NONE);
+
+    assertThat(results).allSatisfy(r -> assertThat(r.health()).isNull());
+  }
+
   @Test
   void run_deviceLostAndRecoveryFails_restAreDeviceFailuresNamingTheLoss() {
     Plan plan = plan(SMALL_L2, Map.of("size", "65536", "stride", "1,2,4")); // memcpy-d2d, then three strides

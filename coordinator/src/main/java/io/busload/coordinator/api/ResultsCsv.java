@@ -9,7 +9,9 @@ import java.util.stream.Stream;
 
 /**
  * Results as CSV rows (docs/contract.md, REST): SI units, bandwidth in bytes/s and empty when invalid; then how each
- * was measured ({@link ResultCsv#SAMPLING}), empty where nothing was timed or read.
+ * was measured ({@link ResultCsv#SAMPLING}), empty where nothing was timed or read; what the case drew
+ * ({@link ResultCsv#ENERGY}) and what NVML said of the GPU's health ({@link ResultCsv#HEALTH}), {@code not read} where
+ * they were not.
  */
 final class ResultsCsv {
   static final List<String> HEADER = header(List.of("id", "sweepId", "runId", "measuredAt", "deviceId", "deviceName",
@@ -19,6 +21,8 @@ final class ResultsCsv {
   private static List<String> header(List<String> summary) {
     List<String> all = new java.util.ArrayList<>(summary);
     all.addAll(ResultCsv.SAMPLING);
+    all.addAll(ResultCsv.ENERGY);
+    all.addAll(ResultCsv.HEALTH);
     return List.copyOf(all);
   }
 
@@ -32,7 +36,8 @@ final class ResultsCsv {
     return line(Stream.concat(Stream.of(r.id(), r.sweepId(), r.runId(), r.measuredAt(), r.device().id(),
         r.device().name(), r.kernel(), Params.text(r.params()), r.valid(), r.medianSeconds(), r.minSeconds(),
         r.maxSeconds(), r.relativeSpread(), r.samples().size(), r.bytes(), r.bandwidth()),
-        ResultCsv.SAMPLING.stream().map(column -> ResultCsv.value(column, r))));
+        Stream.of(ResultCsv.SAMPLING, ResultCsv.ENERGY, ResultCsv.HEALTH).flatMap(List::stream)
+            .map(column -> ResultCsv.value(column, r))));
   }
 
   private static String line(Stream<?> values) {

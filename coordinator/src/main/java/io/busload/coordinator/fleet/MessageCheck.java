@@ -161,7 +161,10 @@ final class MessageCheck {
         r.bytes() < 0 || r.bytesRead() < 0 || r.bytesWritten() < 0 ? "bytes: must not be negative" : null,
         r.counters() == null ? null : io.busload.coordinator.store.ResultCounters.problem(r.counters()),
         r.counters() == null ? null : counterText(r.counters()),
-        r.sampling() == null ? null : text("sampling.clocks.note", r.sampling().clocks().note(), 1000, false));
+        r.sampling() == null ? null : text("sampling.clocks.note", r.sampling().clocks().note(), 1000, false),
+        r.health() == null ? null : text("health.note", r.health().note(), 1000, false),
+        r.health() == null || r.health().xids() == null || r.health().xids().size() <= MAX_LIST ? null
+            : "health.xids: at most " + MAX_LIST + ", got " + r.health().xids().size());
     if (problem != null) {
       return problem;
     }

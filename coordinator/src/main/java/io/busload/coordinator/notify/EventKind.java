@@ -13,5 +13,9 @@ public enum EventKind {
   /** A device back: its agent heard from again after an offline notice, or back within its cohort. */
   DEVICE_RECOVERED,
   /** A certificate of the fleet (the coordinator's, a CA's, or an agent's) within the warning's days of expiry. */
-  CERTIFICATE_EXPIRY
+  CERTIFICATE_EXPIRY,
+  /** A device's health verdict turned DEGRADED or FAILED, or from one to the other (one notice per change). */
+  DEVICE_HEALTH_CHANGED,
+  /** A device's health verdict back to HEALTHY after DEGRADED or FAILED. */
+  DEVICE_HEALTH_RECOVERED
 }

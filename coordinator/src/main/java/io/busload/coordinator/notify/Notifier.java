@@ -1,7 +1,10 @@
 package io.busload.coordinator.notify;
 
 import io.busload.analysis.cohort.CohortFlag;
+import io.busload.analysis.health.HealthReason;
+import io.busload.analysis.health.HealthState;
 import io.busload.coordinator.store.AgentStore;
+import io.busload.coordinator.store.HealthStore;
 import io.busload.coordinator.store.KnownAgent;
 import io.busload.coordinator.store.NotificationStore;
 import io.busload.coordinator.store.NotificationStore.Due;
@@ -133,6 +136,60 @@ public final class Notifier {
       }
       return claim(notices);
     }, false).onFailure(e -> LOG.error("cannot queue notices of {} certificate(s) near expiry", near.size(), e));
+  }
+
+  /**
+   * Health verdicts just stored: one notice for each whose state changed, keyed on the device and the moment the
+   * new state began, so a verdict judged again in the same state is never told twice. Completes with the deliveries.
+   */
+  public Future<Integer> healthChanges(List<HealthStore.Stored> stored) {
+    List<HealthStore.Stored> changed = stored.stream().filter(HealthStore.Stored::changed).toList();
+    if (changed.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    return vertx.<Integer>executeBlocking(() -> {
+      Settings settings = store.settings();
+      Map<String, StoredDevice> devices = devices();
+      List<Notice> notices = new ArrayList<>();
+      for (HealthStore.Stored s : changed) {
+        notices.add(health(s, devices.get(s.now().deviceId()), settings));
+      }
+      return claim(notices);
+    }, false).onFailure(e -> LOG.error("cannot queue notices of {} health change(s)", changed.size(), e));
+  }
+
+  private Notice health(HealthStore.Stored s, StoredDevice device, Settings settings) {
+    HealthStore.DeviceHealth h = s.now();
+    boolean recovered = h.state() == HealthState.HEALTHY;
+    EventKind kind = recovered ? EventKind.DEVICE_HEALTH_RECOVERED : EventKind.DEVICE_HEALTH_CHANGED;
+    Severity severity = recovered ? Severity.INFO : h.state() == HealthState.FAILED ? Severity.CRITICAL
+        : Severity.WARNING;
+    String was = s.before() == null ? "not judged" : s.before().name();
+    String title = h.deviceId() + " (" + h.model() + ") health " + h.state() + (s.before() == null ? ""
+        : ", was " + was);
+    String message = "The health of " + h.deviceId() + " (" + h.model() + ") is " + h.state() + " (was " + was
+        + "), judged on run " + h.runId() + " at " + h.judgedAt()
+        + (h.reasons().isEmpty() ? ": nothing read points at the hardware."
+            : ": " + String.join("; ", h.reasons().stream().map(HealthReason::sentence).toList()) + ".")
+        + (h.notRead().isEmpty() ? "" : " Not read: " + String.join(", ", h.notRead()) + ".");
+    String base = Messages.base(settings.dashboardUrl());
+    String link = base == null ? null : base + "/fleet";
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("device", h.deviceId());
+    details.put("model", h.model());
+    details.put("state", h.state().name());
+    details.put("before", s.before() == null ? null : s.before().name());
+    details.put("reasons", h.reasons());
+    details.put("notRead", h.notRead());
+    details.put("runId", h.runId());
+    details.put("resultId", h.resultId().toString());
+    details.put("since", h.since().toString());
+    String key = "health/" + h.deviceId() + "/" + h.since().toEpochMilli();
+    // Quiet per state: a recovery is told even within the quiet period after the failure, while a device flapping
+    // into the same bad state again within it is not told twice.
+    Event event = new Event(key, key("health", h.deviceId(), h.state().name()), kind.name(), severity.name(), title,
+        message, link, json(details), h.since());
+    return new Notice(event, kind, severity, Set.of(h.model()), labels(device));
   }
 
   /** Called every second on the event loop: starts a scan (leader only) and a round of sending, each on a worker. */

@@ -149,8 +149,13 @@ class RestApiTest {
     // The CSV ends with how each result was measured; these fixtures were not timed by an agent, so only the status.
     assertThat(lines.get(0)).isEqualTo("id,sweepId,runId,measuredAt,deviceId,deviceName,kernel,params,valid,"
         + "medianSeconds,minSeconds,maxSeconds,relativeSpread,samples,bytes,bandwidth,"
-        + String.join(",", io.busload.protocol.ResultCsv.SAMPLING));
-    String noSampling = ",".repeat(io.busload.protocol.ResultCsv.SAMPLING.size() - 1);
+        + String.join(",", io.busload.protocol.ResultCsv.SAMPLING) + ","
+        + String.join(",", io.busload.protocol.ResultCsv.ENERGY) + ","
+        + String.join(",", io.busload.protocol.ResultCsv.HEALTH));
+    // Neither energy nor health was read: "not read" in their first cells, the figures empty (never 0).
+    String notRead = ",not read" + ",".repeat(io.busload.protocol.ResultCsv.ENERGY.size() - 1) + ",not read"
+        + ",".repeat(io.busload.protocol.ResultCsv.HEALTH.size() - 1);
+    String noSampling = ",".repeat(io.busload.protocol.ResultCsv.SAMPLING.size() - 1) + notRead;
     assertThat(lines.get(1)).isEqualTo(invalid.id() + ",s1,r1,2026-11-01T10:00:01Z,h1/cuda:0,NVIDIA H100 80GB HBM3,"
         + "stride_copy_fp32,elements=1024;stride=8,false," + invalid.medianSeconds() + "," + invalid.minSeconds() + ","
         + invalid.maxSeconds() + ",0.03,3,8388608,,DEVICE_FAILED" + noSampling);
@@ -218,7 +223,7 @@ class RestApiTest {
     assertThat(back.status()).isEqualTo(io.busload.protocol.ResultStatus.MEASURED);
     assertThat(back.sampling()).isEqualTo(sampling);
     assertThat(csv.get(1)).endsWith(",MEASURED,8,1,1,SPREAD_SETTLED,READ,\"NVML, driver 580.82.07\",1980,1980,2619,"
-        + "2619,0x4,2,false,CACHE_STUDY,8388608,"); // othersBusy empty: measured alone
+        + "2619,0x4,2,false,CACHE_STUDY,8388608,,not read,,,,,,,,,not read,,,,"); // othersBusy empty: measured alone
   }
 
   private KernelResult store(KernelResult result) {

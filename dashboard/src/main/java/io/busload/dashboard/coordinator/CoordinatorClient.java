@@ -207,6 +207,11 @@ public class CoordinatorClient {
     return read(withBody("POST", "api/accepted-changes", input), new TypeReference<>() {});
   }
 
+  /** Every judged device's health verdict. */
+  public List<DeviceHealth> deviceHealth() {
+    return read(get("api/devices/health"), new TypeReference<>() {});
+  }
+
   /** Devices outside their cohort's band, worst first. */
   /** The fleet's certificates that expire within the coordinator's warning days, soonest first. */
   public List<ExpiringCertificate> certificatesNearExpiry() {

@@ -4,6 +4,8 @@ import io.busload.agent.cuda.NativeCalls;
 import io.busload.agent.device.ClockSensor;
 import io.busload.agent.device.DeviceException;
 import io.busload.agent.device.EnergySensor;
+import io.busload.agent.device.HealthSensor;
+import io.busload.protocol.HealthCounters;
 import io.busload.protocol.Clocks;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -51,6 +53,16 @@ public final class Nvml {
   private final MethodHandle powerUsage;
   /** nvmlDeviceGetFieldValues, for the instantaneous power (Hopper's power usage is a one-second average). */
   private final MethodHandle fieldValues;
+  /** Health queries (read-only) and the XID event set; each null where this NVML lacks it, and then not read. */
+  private final MethodHandle eccTotal;
+  private final MethodHandle retiredPages;
+  private final MethodHandle retiredPending;
+  private final MethodHandle remappedRows;
+  private final MethodHandle pcieReplays;
+  private final MethodHandle eventSetCreate;
+  private final MethodHandle registerEvents;
+  private final MethodHandle eventSetWait;
+  private final MethodHandle eventSetFree;
   private final String version;
 
   private Nvml(SymbolLookup symbols) {
@@ -76,6 +88,24 @@ public final class Nvml {
     powerUsage = optional(linker, symbols, "nvmlDeviceGetPowerUsage", FunctionDescriptor.of(INT, POINTER, POINTER));
     fieldValues = optional(linker, symbols, "nvmlDeviceGetFieldValues", FunctionDescriptor.of(INT, POINTER, INT,
         POINTER));
+    // nvml.h: nvmlDeviceGetTotalEccErrors(device, nvmlMemoryErrorType_t, nvmlEccCounterType_t, unsigned long long *)
+    eccTotal = optional(linker, symbols, "nvmlDeviceGetTotalEccErrors", FunctionDescriptor.of(INT, POINTER, INT, INT,
+        POINTER));
+    // (device, nvmlPageRetirementCause_t, unsigned int *pageCount, unsigned long long *addresses)
+    retiredPages = optional(linker, symbols, "nvmlDeviceGetRetiredPages", FunctionDescriptor.of(INT, POINTER, INT,
+        POINTER, POINTER));
+    retiredPending = optional(linker, symbols, "nvmlDeviceGetRetiredPagesPendingStatus",
+        FunctionDescriptor.of(INT, POINTER, POINTER));
+    // (device, unsigned int *corrRows, *uncRows, *isPending, *failureOccurred)
+    remappedRows = optional(linker, symbols, "nvmlDeviceGetRemappedRows", FunctionDescriptor.of(INT, POINTER, POINTER,
+        POINTER, POINTER, POINTER));
+    pcieReplays = optional(linker, symbols, "nvmlDeviceGetPcieReplayCounter",
+        FunctionDescriptor.of(INT, POINTER, POINTER));
+    eventSetCreate = optional(linker, symbols, "nvmlEventSetCreate", FunctionDescriptor.of(INT, POINTER));
+    registerEvents = optional(linker, symbols, "nvmlDeviceRegisterEvents", FunctionDescriptor.of(INT, POINTER, LONG,
+        POINTER));
+    eventSetWait = optional(linker, symbols, "nvmlEventSetWait_v2", FunctionDescriptor.of(INT, POINTER, POINTER, INT));
+    eventSetFree = optional(linker, symbols, "nvmlEventSetFree", FunctionDescriptor.of(INT, POINTER));
     MethodHandle driverVersion = downcall(linker, symbols, "nvmlSystemGetDriverVersion",
         FunctionDescriptor.of(INT, POINTER, INT));
     check(invoke(init), "nvmlInit_v2");
@@ -121,6 +151,22 @@ public final class Nvml {
       return host.energySensorOf(uuid);
     } catch (NvmlUnavailableException | DeviceException e) {
       return EnergySensor.none(e.getMessage());
+    }
+  }
+
+  /** The error counters and XID events of the GPU with CUDA UUID {@code uuid}, or a sensor saying why not. */
+  public static synchronized HealthSensor healthSensor(String uuid) {
+    if (uuid == null) {
+      return HealthSensor.none("the GPU has no CUDA UUID to find it by in NVML");
+    }
+    loadHost();
+    if (host == null) {
+      return HealthSensor.none(hostUnavailable);
+    }
+    try {
+      return host.healthSensorOf(uuid);
+    } catch (NvmlUnavailableException e) {
+      return HealthSensor.none(e.getMessage());
     }
   }
 
@@ -371,6 +417,229 @@ public final class Nvml {
 
     private long instantMilliwatts() {
       return Nvml.this.instantMilliwatts(device, field);
+    }
+  }
+
+  /** {@code nvmlMemoryErrorType_t} and {@code nvmlEccCounterType_t}. */
+  static final int ECC_CORRECTED = 0;
+  static final int ECC_UNCORRECTED = 1;
+  static final int ECC_VOLATILE = 0;
+  static final int ECC_AGGREGATE = 1;
+  /** {@code nvmlPageRetirementCause_t}. */
+  static final int RETIRED_MULTIPLE_SINGLE_BIT = 0;
+  static final int RETIRED_DOUBLE_BIT = 1;
+  /** {@code nvmlEventTypeXidCriticalError}. */
+  static final long EVENT_XID_CRITICAL = 0x8L;
+  private static final int ERROR_INSUFFICIENT_SIZE = 7;
+  private static final int ERROR_TIMEOUT = 10;
+  /** {@code nvmlEventData_t}: device, eventType, eventData (the XID), gpuInstanceId, computeInstanceId. */
+  private static final long EVENT_DATA_BYTES = 32;
+  private static final long EVENT_TYPE_OFFSET = 8;
+  private static final long EVENT_DATA_OFFSET = 16;
+  /** Events taken in one poll at most, so a GPU that floods events cannot hold its worker. */
+  static final int MAX_EVENTS_PER_POLL = 256;
+
+  /** The health sensor of one GPU; {@link NvmlUnavailableException} when NVML does not know the UUID. */
+  HealthSensor healthSensorOf(String uuid) {
+    Arena arena = Arena.ofAuto(); // lives while the sensor refers to its segments
+    MemorySegment slot = arena.allocate(POINTER);
+    int status;
+    try {
+      status = (int) handleByUuid.invokeExact(arena.allocateFrom(uuid), slot);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (status != 0) {
+      throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
+    }
+    return new HealthReader(slot.get(POINTER, 0), arena, "NVML, driver " + version);
+  }
+
+  /** One GPU's health queries; its segments are reused, so it must stay on one thread (the device's worker). */
+  private final class HealthReader implements HealthSensor {
+    private final MemorySegment device;
+    private final MemorySegment count;
+    private final MemorySegment[] words;
+    private final String note;
+
+    HealthReader(MemorySegment device, Arena arena, String note) {
+      this.device = device;
+      this.count = arena.allocate(LONG);
+      this.words = new MemorySegment[] {arena.allocate(INT), arena.allocate(INT), arena.allocate(INT),
+          arena.allocate(INT)};
+      this.note = note;
+    }
+
+    @Override
+    public boolean reads() {
+      return true;
+    }
+
+    @Override
+    public String note() {
+      return note;
+    }
+
+    @Override
+    public HealthCounters read() {
+      Long[] rows = remapped();
+      return new HealthCounters(ecc(ECC_CORRECTED, ECC_VOLATILE), ecc(ECC_UNCORRECTED, ECC_VOLATILE),
+          ecc(ECC_CORRECTED, ECC_AGGREGATE), ecc(ECC_UNCORRECTED, ECC_AGGREGATE), retired(RETIRED_MULTIPLE_SINGLE_BIT),
+          retired(RETIRED_DOUBLE_BIT), flag(retiredPending), rows == null ? null : rows[0],
+          rows == null ? null : rows[1], rows == null ? null : rows[2] != 0, rows == null ? null : rows[3] != 0,
+          replays());
+    }
+
+    private Long ecc(int errorType, int counterType) {
+      if (eccTotal == null) {
+        return null;
+      }
+      try {
+        return (int) eccTotal.invokeExact(device, errorType, counterType, count) == 0 ? count.get(LONG, 0) : null;
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+
+    /** Pages retired for {@code cause}: asked with no buffer, NVML gives the count (INSUFFICIENT_SIZE if any). */
+    private Long retired(int cause) {
+      if (retiredPages == null) {
+        return null;
+      }
+      words[0].set(INT, 0, 0);
+      try {
+        int status = (int) retiredPages.invokeExact(device, cause, words[0], MemorySegment.NULL);
+        return status == 0 || status == ERROR_INSUFFICIENT_SIZE ? Integer.toUnsignedLong(words[0].get(INT, 0)) : null;
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+
+    private Boolean flag(MethodHandle query) {
+      if (query == null) {
+        return null;
+      }
+      try {
+        return (int) query.invokeExact(device, words[0]) == 0 ? words[0].get(INT, 0) != 0 : null;
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+
+    /** Correctable rows, uncorrectable rows, pending, failure; null where not read. */
+    private Long[] remapped() {
+      if (remappedRows == null) {
+        return null;
+      }
+      try {
+        int status = (int) remappedRows.invokeExact(device, words[0], words[1], words[2], words[3]);
+        if (status != 0) {
+          return null;
+        }
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+      Long[] values = new Long[4];
+      for (int i = 0; i < 4; i++) {
+        values[i] = Integer.toUnsignedLong(words[i].get(INT, 0));
+      }
+      return values;
+    }
+
+    private Long replays() {
+      if (pcieReplays == null) {
+        return null;
+      }
+      try {
+        return (int) pcieReplays.invokeExact(device, words[0]) == 0 ? Integer.toUnsignedLong(words[0].get(INT, 0))
+            : null;
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+
+    @Override
+    public XidWatch watchXids() {
+      if (eventSetCreate == null || registerEvents == null || eventSetWait == null || eventSetFree == null) {
+        return HealthSensor.NOT_WATCHING;
+      }
+      Arena arena = Arena.ofConfined();
+      try {
+        MemorySegment slot = arena.allocate(POINTER);
+        if ((int) eventSetCreate.invokeExact(slot) != 0) {
+          arena.close();
+          return HealthSensor.NOT_WATCHING;
+        }
+        MemorySegment set = slot.get(POINTER, 0);
+        int status = (int) registerEvents.invokeExact(device, EVENT_XID_CRITICAL, set);
+        if (status != 0) {
+          LOG.info("XID events not watched: nvmlDeviceRegisterEvents failed: {}", error(status));
+          int ignored = (int) eventSetFree.invokeExact(set);
+          arena.close();
+          return HealthSensor.NOT_WATCHING;
+        }
+        return new Xids(set, arena.allocate(EVENT_DATA_BYTES, 8), arena);
+      } catch (Throwable t) {
+        arena.close();
+        throw rethrow(t);
+      }
+    }
+  }
+
+  /** One registered event set, polled with a zero timeout so the worker never waits on it. */
+  private final class Xids implements HealthSensor.XidWatch {
+    private final MemorySegment set;
+    private final MemorySegment data;
+    private final Arena arena;
+    private boolean closed;
+
+    Xids(MemorySegment set, MemorySegment data, Arena arena) {
+      this.set = set;
+      this.data = data;
+      this.arena = arena;
+    }
+
+    @Override
+    public boolean watching() {
+      return true;
+    }
+
+    @Override
+    public java.util.List<Long> poll() {
+      java.util.List<Long> xids = new java.util.ArrayList<>();
+      for (int i = 0; i < MAX_EVENTS_PER_POLL && !closed; i++) {
+        int status;
+        try {
+          status = (int) eventSetWait.invokeExact(set, data, 0);
+        } catch (Throwable t) {
+          throw rethrow(t);
+        }
+        if (status == ERROR_TIMEOUT) {
+          break;
+        }
+        if (status != 0) {
+          LOG.warn("nvmlEventSetWait_v2 failed: {}; XID events after this are not seen", error(status));
+          break;
+        }
+        if ((data.get(LONG, EVENT_TYPE_OFFSET) & EVENT_XID_CRITICAL) != 0) {
+          xids.add(data.get(LONG, EVENT_DATA_OFFSET));
+        }
+      }
+      return xids;
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        try {
+          int ignored = (int) eventSetFree.invokeExact(set);
+        } catch (Throwable t) {
+          throw rethrow(t);
+        } finally {
+          arena.close();
+        }
+      }
     }
   }
 

@@ -100,6 +100,8 @@ public class FleetView extends VerticalLayout {
   private Registration polling;
   /** Devices outside their cohort's band: "⚠ this H100 is 7% below its 11 peers on ... (and 3 more kernel cases)". */
   private Map<String, String> cohort = Map.of();
+  /** Each judged device's health verdict, by device id: "FAILED: 1 uncorrected ECC error(s) ...". */
+  private Map<String, io.busload.dashboard.coordinator.DeviceHealth> health = Map.of();
   private int polls;
 
   public FleetView(CoordinatorClient coordinator) {
@@ -132,6 +134,8 @@ public class FleetView extends VerticalLayout {
     csv.column("Queued", Row::queued).setAutoWidth(true).setFlexGrow(0);
     csv.column("Cohort", row -> cohort.getOrDefault(row.deviceId(), "")).setAutoWidth(true)
         .setPartNameGenerator(row -> cohort.containsKey(row.deviceId()) ? "cohort-flag" : null);
+    csv.column("Health", row -> health.containsKey(row.deviceId()) ? health.get(row.deviceId()).text() : "")
+        .setAutoWidth(true).setPartNameGenerator(row -> healthPart(health.get(row.deviceId())));
     csv.csvOnly("Running now", Row::now);
     grid.addColumn(running).setHeader("Running now").setWidth("16em").setFlexGrow(1);
     grid.setSizeFull();
@@ -258,6 +262,7 @@ public class FleetView extends VerticalLayout {
         certificates.setText(warning);
         certificates.setVisible(!warning.isEmpty());
       }
+      health = read.health();
       showTable();
       pushed.setItems(read.pushed());
       pushed.setVisible(!read.pushed().isEmpty());
@@ -272,7 +277,8 @@ public class FleetView extends VerticalLayout {
 
   /** What one refresh reads from the coordinator: the table of devices, the cohort marks (null: not read this time). */
   record Read(FleetTable table, Map<String, String> cohort, List<io.busload.dashboard.coordinator.Device> pushed,
-      List<ExpiringCertificate> certificates) {}
+      List<ExpiringCertificate> certificates,
+      Map<String, io.busload.dashboard.coordinator.DeviceHealth> health) {}
 
   /**
    * The coordinator's agents, queued runs, cohort flags and certificates near expiry ({@code withCohort}: both change
@@ -291,14 +297,23 @@ public class FleetView extends VerticalLayout {
     FleetTable table = new FleetTable(FleetRows.of(agents, queued));
     long tabled = System.nanoTime();
     var pushed = coordinator.pushedDevices();
+    Map<String, io.busload.dashboard.coordinator.DeviceHealth> health;
+    try {
+      health = coordinator.deviceHealth().stream().collect(Collectors.toMap(
+          io.busload.dashboard.coordinator.DeviceHealth::deviceId, h -> h, (a, b) -> b));
+    } catch (CoordinatorException e) {
+      // A coordinator that judges no health (an older one during an upgrade) still gets its fleet shown.
+      LOG.debug("device health not read: {}", e.getMessage());
+      health = Map.of();
+    }
     if (!LOG.isDebugEnabled()) {
-      return new Read(table, cohort, pushed, certificates);
+      return new Read(table, cohort, pushed, certificates, health);
     }
     // Counting the devices walks every row: only when the line is written, not on every poll of every open view.
     LOG.debug("Fleet read: agents {} ms ({} devices), queued runs {} ms, cohort flags {} ms, table {} ms, pushed"
         + " devices {} ms", ms(agentsRead - started), table.counts().devices(), ms(queuedRead - agentsRead),
         ms(cohortRead - queuedRead), ms(tabled - cohortRead), ms(System.nanoTime() - tabled));
-    return new Read(table, cohort, pushed, certificates);
+    return new Read(table, cohort, pushed, certificates, health);
   }
 
   /** Certificates near expiry; none where the coordinator cannot say (one that serves no such list keeps the view). */
@@ -354,6 +369,11 @@ public class FleetView extends VerticalLayout {
           + " more kernel case" + (list.size() > 2 ? "s" : "") + ")" : ""));
     });
     return marks;
+  }
+
+  /** The cell's part name, which the theme colours: a DEGRADED or FAILED verdict stands out; none for HEALTHY. */
+  static String healthPart(io.busload.dashboard.coordinator.DeviceHealth h) {
+    return h == null || h.state().equals("HEALTHY") ? null : "health-" + h.state().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static long ms(long nanos) {

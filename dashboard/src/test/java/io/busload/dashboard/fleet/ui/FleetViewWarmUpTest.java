@@ -35,6 +35,12 @@ class FleetViewWarmUpTest {
     answer("/api/cohort-flags", "{\"flags\":[]}");
     answer("/api/pushes/devices", "[]");
     answer("/api/certificates", "{\"warnDays\":30,\"nearExpiry\":[]}");
+    answer("/api/devices/health", """
+        [{"deviceId":"b/cuda:1","model":"NVIDIA H200","state":"FAILED","reasons":[{"kind":"XID","state":"FAILED",
+          "value":1,"sentence":"1 XID critical error(s) during the run: XID 79"}],"notRead":[],"runId":"r0",
+          "resultId":"00000000-0000-0000-0000-000000000001","judgedAt":"2026-11-22T00:59:00Z",
+          "since":"2026-11-22T00:59:00Z"}]
+        """);
     server.start();
   }
 
@@ -55,14 +61,26 @@ class FleetViewWarmUpTest {
   }
 
   @Test
-  void warmUp_threeRounds_readsAgentsQueuedRunsCohortCertificatesAndPushedDevicesEachRound() {
+  void warmUp_threeRounds_readsAgentsQueuedRunsCohortCertificatesPushedDevicesAndHealthEachRound() {
     CoordinatorClient client = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort());
 
     FleetView.warmUp(client, 3);
 
     assertThat(asked).containsOnlyKeys("/api/agents", "/api/runs", "/api/cohort-flags", "/api/pushes/devices",
-        "/api/certificates");
+        "/api/certificates", "/api/devices/health");
     assertThat(asked.values()).allSatisfy(count -> assertThat(count).hasValue(3));
+  }
+
+  @Test
+  void read_healthVerdicts_byDeviceWithReasonsAndAPartForTheState() {
+    CoordinatorClient client = new CoordinatorClient("http://127.0.0.1:" + server.getAddress().getPort());
+
+    FleetView.Read read = FleetView.read(client, false);
+
+    assertThat(read.health()).containsOnlyKeys("b/cuda:1");
+    assertThat(read.health().get("b/cuda:1").text()).isEqualTo("FAILED: 1 XID critical error(s) during the run: XID 79");
+    assertThat(FleetView.healthPart(read.health().get("b/cuda:1"))).isEqualTo("health-failed");
+    assertThat(FleetView.healthPart(read.health().get("b/cuda:0"))).isNull();
   }
 
   @Test

@@ -26,6 +26,7 @@ import io.busload.coordinator.api.ScheduleResource;
 import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.schedule.Leadership;
+import io.busload.coordinator.schedule.SampleAging;
 import io.busload.coordinator.schedule.Scheduler;
 import io.busload.coordinator.store.Analysis;
 import io.busload.coordinator.store.VerdictStore;
@@ -47,6 +48,7 @@ import io.busload.coordinator.store.Run;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.LeaderLease;
+import io.busload.coordinator.store.SampleRetention;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.SweepStore;
 import io.busload.coordinator.store.ViewQueries;
@@ -240,6 +242,11 @@ public final class CoordinatorVerticle extends VerticleBase {
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
           new HealthResource(vertx, database)));
+      // Raw samples age out on the leader, off the event loop; a standby's run does nothing.
+      SampleAging aging = new SampleAging(new SampleRetention(database), settings.sampleRetention(), clock,
+          () -> leading, metrics);
+      vertx.setPeriodic(Duration.ofMinutes(1).toMillis(), SampleAging.EVERY.toMillis(),
+          id -> vertx.executeBlocking(aging::run, false));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       timer = vertx.setPeriodic(TICK_MILLIS, id -> {

@@ -183,12 +183,12 @@ public final class Pushes {
       return;
     }
     Map<UUID, KernelResult> stored = new HashMap<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT id, result_json FROM results WHERE id = ANY(?::uuid[])")) {
+    try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.result_json, " + StoredSamples.COLUMN
+        + " FROM results r" + StoredSamples.JOIN + " WHERE r.id = ANY(?::uuid[])")) {
       s.setArray(1, c.createArrayOf("uuid", present.keySet().toArray()));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          stored.put(rs.getObject(1, UUID.class),
-              JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(2)), KernelResult.class));
+          stored.put(rs.getObject(1, UUID.class), StoredSamples.result(rs.getBytes(2), rs.getArray(3)));
         }
       }
     }

@@ -99,20 +99,22 @@ public final class ResultStore {
     if (repeats.isEmpty()) {
       return Map.of();
     }
-    Map<UUID, KernelResult> stored = new HashMap<>();
+    Map<UUID, StoredSamples.Stored> stored = new HashMap<>();
     try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.result_json, " + StoredSamples.COLUMN
-        + " FROM results r" + StoredSamples.JOIN + " WHERE r.id = ANY(?::uuid[])")) {
+        + ", " + StoredSamples.AGED + " FROM results r" + StoredSamples.JOIN + " WHERE r.id = ANY(?::uuid[])")) {
       s.setArray(1, c.createArrayOf("uuid", repeats.stream().map(i -> records.get(i).id()).distinct().toArray()));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          stored.put(rs.getObject(1, UUID.class), StoredSamples.result(rs.getBytes(2), rs.getArray(3)));
+          stored.put(rs.getObject(1, UUID.class),
+              new StoredSamples.Stored(StoredSamples.result(rs.getBytes(2), rs.getArray(3)), rs.getBoolean(4)));
         }
       }
     }
     Map<Integer, String> conflicts = new HashMap<>();
     for (int i : repeats) {
       KernelResult incoming = records.get(i);
-      KernelResult existing = stored.get(incoming.id());
+      KernelResult existing = stored.containsKey(incoming.id())
+          ? stored.get(incoming.id()).comparableTo(incoming) : null;
       // Where the coordinator got a result is its own note, not part of the measurement.
       String different = existing == null ? "its id is taken but no result is stored under it"
           : ResultDifference.between(incoming.withOrigin(null), existing.withOrigin(null));

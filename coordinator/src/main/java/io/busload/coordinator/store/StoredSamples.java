@@ -17,7 +17,20 @@ final class StoredSamples {
   static final String JOIN = " LEFT JOIN result_samples s ON s.result_id = r.id AND s.measured_at = r.measured_at";
   static final String COLUMN = "s.samples";
 
+  /** SQL, with {@link #JOIN}: whether the row's samples were aged out, rather than never stored. */
+  static final String AGED = "(s.samples IS NULL AND r.measured_at < " + SampleRetention.KEPT_SINCE + ")";
+
   private StoredSamples() {}
+
+  /**
+   * A stored result as a redelivery is compared with it: where its samples aged out, whatever samples the sender
+   * has are not a difference (the store no longer holds them to compare).
+   */
+  record Stored(KernelResult result, boolean aged) {
+    KernelResult comparableTo(KernelResult incoming) {
+      return aged ? withSamples(result, incoming.samples()) : result;
+    }
+  }
 
   /** The stored result {@code resultJson} with its samples {@code samples} (null: none kept). */
   static KernelResult result(byte[] resultJson, Array samples) throws SQLException {

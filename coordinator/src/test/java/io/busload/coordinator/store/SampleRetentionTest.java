@@ -78,6 +78,20 @@ class SampleRetentionTest {
   }
 
   @Test
+  void storeIncoming_redeliveryOfAResultWhoseSamplesAgedOut_noConflictWhileAnotherChangeStillIsOne() {
+    KernelResult june = stored(Instant.parse("2026-06-10T03:00:00Z"));
+    retention.ageOut(NOW, NINETY_DAYS);
+
+    ResultStore.Outcome again = store.storeIncoming(List.of(new ResultStore.Incoming(june, null)), NOW);
+    ResultStore.Outcome changed = store.storeIncoming(
+        List.of(new ResultStore.Incoming(june.withMethod("another method"), null)), NOW);
+
+    assertThat(again.fresh()).isEmpty();
+    assertThat(again.conflicts()).as("the same record, its samples no longer stored to compare").isEmpty();
+    assertThat(changed.conflicts()).containsEntry(0, "method differs");
+  }
+
+  @Test
   void ageOut_twice_secondRunDropsNothingAndKeepsTheBoundary() {
     stored(Instant.parse("2026-05-10T03:00:00Z"));
     retention.ageOut(NOW, NINETY_DAYS);

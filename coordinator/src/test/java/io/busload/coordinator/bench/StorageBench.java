@@ -258,8 +258,8 @@ public final class StorageBench {
         // Where raw samples have a table of their own (V16), it counts here too: these figures are the store with
         // every sample kept, as in the arm without one.
         boolean samplesApart = one(c, "SELECT to_regclass('result_samples') IS NOT NULL").equals("t");
-        String trees = samplesApart ? "pg_partition_tree('results') UNION ALL SELECT * FROM"
-            + " pg_partition_tree('result_samples')" : "pg_partition_tree('results')";
+        String trees = samplesApart ? "(SELECT relid FROM pg_partition_tree('results') UNION ALL SELECT relid FROM"
+            + " pg_partition_tree('result_samples')) AS tree" : "pg_partition_tree('results')";
         long table = longOf(c, "SELECT coalesce((SELECT sum(pg_table_size(relid))"
             + " FROM " + trees + "), pg_table_size('results'))");
         long indexes = longOf(c, "SELECT coalesce((SELECT sum(pg_indexes_size(relid))"

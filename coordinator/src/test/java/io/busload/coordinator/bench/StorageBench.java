@@ -152,6 +152,12 @@ public final class StorageBench {
       double b = figures.get("after").getOrDefault(key, Double.NaN);
       System.out.printf("%-66s %,12.1f %,12.1f %8.3f%n", key, a, b, b / a);
     }
+    // Figures only the after arm has (its sample retention).
+    figures.get("after").forEach((key, b) -> {
+      if (!figures.get("before").containsKey(key)) {
+        System.out.printf("%-66s %12s %,12.1f%n", key, "-", b);
+      }
+    });
     System.out.println();
     notes.forEach((arm, n) -> n.forEach((k, v) -> System.out.printf("%s, %s: %s%n", arm, k, v)));
     System.out.printf("load after: %s%n", load());

@@ -6,6 +6,7 @@ import io.busload.protocol.cluster.ClusterSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -29,10 +30,12 @@ import org.slf4j.LoggerFactory;
  *     cluster has a certificate; {@link #NO_BRIDGE} serves none (agents join the cluster), 0 picks a free port
  * @param measuredAtWindow how far from the coordinator's clock a result's measuredAt may be for it to be taken
  * @param limits the caps on load and the pools that do the work ({@link Limits}, {@code BUSLOAD_*} variables)
+ * @param sampleRetention how long results' raw samples are kept ({@code BUSLOAD_SAMPLE_RETENTION}, default
+ *     {@link #DEFAULT_SAMPLE_RETENTION}); null keeps them for good. Summaries are kept for good either way
  */
 public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
     DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort,
-    MeasuredAtWindow measuredAtWindow, Limits limits) {
+    MeasuredAtWindow measuredAtWindow, Limits limits, Duration sampleRetention) {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorSettings.class);
   public static final int NO_BRIDGE = -1;
   public static final String API_TOKENS_FILE_NAME = "api-tokens";
@@ -40,6 +43,9 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
   public static final int DEFAULT_HTTP_PORT = 8081;
   public static final int DEFAULT_EVENT_BUS_PORT = 7701;
   public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
+  public static final Duration DEFAULT_SAMPLE_RETENTION = Duration.ofDays(90);
+  /** Less than a day would drop samples that tonight's verdicts still compare. */
+  public static final Duration SHORTEST_SAMPLE_RETENTION = Duration.ofDays(1);
 
   public CoordinatorSettings {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -54,10 +60,22 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
     if (bridgePort < NO_BRIDGE || bridgePort > 65535) {
       throw new IllegalArgumentException("BUSLOAD_BRIDGE_PORT: out of range: " + bridgePort);
     }
+    if (sampleRetention != null && sampleRetention.compareTo(SHORTEST_SAMPLE_RETENTION) < 0) {
+      throw new IllegalArgumentException("BUSLOAD_SAMPLE_RETENTION: at least 1d (samples are compared the night"
+          + " they are measured), got " + sampleRetention);
+    }
     if (restTls && (cluster == null || cluster.tls() == null)) {
       throw new IllegalArgumentException("BUSLOAD_REST_TLS=on needs the coordinator's fleet certificate:"
           + " set BUSLOAD_TLS_DIR (./busload certs writes it)");
     }
+  }
+
+  /** Everything but the sample retention, which is the default. */
+  public CoordinatorSettings(Path dataDir, String httpHost, int httpPort, ClusterSettings cluster,
+      DatabaseSettings database, Path apiTokensFile, Path firstApiTokenFile, boolean restTls, int bridgePort,
+      MeasuredAtWindow measuredAtWindow, Limits limits) {
+    this(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile, restTls, bridgePort,
+        measuredAtWindow, limits, DEFAULT_SAMPLE_RETENTION);
   }
 
   /** {@link MeasuredAtWindow#DEFAULT} and the default {@link Limits}. */
@@ -69,7 +87,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
 
   public CoordinatorSettings withLimits(Limits newLimits) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, bridgePort, measuredAtWindow, newLimits);
+        restTls, bridgePort, measuredAtWindow, newLimits, sampleRetention);
   }
 
   /** No bridge: agents join the cluster. */
@@ -80,12 +98,18 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
 
   public CoordinatorSettings withBridgePort(int port) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, port, measuredAtWindow, limits);
+        restTls, port, measuredAtWindow, limits, sampleRetention);
   }
 
   public CoordinatorSettings withMeasuredAtWindow(MeasuredAtWindow window) {
     return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
-        restTls, bridgePort, window, limits);
+        restTls, bridgePort, window, limits, sampleRetention);
+  }
+
+  /** {@code keep} as the sample retention; null keeps samples for good. */
+  public CoordinatorSettings withSampleRetention(Duration keep) {
+    return new CoordinatorSettings(dataDir, httpHost, httpPort, cluster, database, apiTokensFile, firstApiTokenFile,
+        restTls, bridgePort, measuredAtWindow, limits, keep);
   }
 
   /** Plain HTTP for the REST API. */
@@ -115,6 +139,7 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
    * and the {@code BUSLOAD_CLUSTER_*} variables, over
    * the defaults of docs/contract.md. {@code BUSLOAD_MAX_CLOCK_SKEW} (default 24h) and {@code BUSLOAD_MAX_RESULT_AGE}
    * (default 400d) bound a result's measuredAt ahead of and behind the coordinator's clock ({@link MeasuredAtWindow}).
+   * {@code BUSLOAD_SAMPLE_RETENTION} (default 90d, or {@code forever}) is how long raw samples are kept.
    */
   public static CoordinatorSettings resolve(Path dataOption, String httpHostOption, Integer httpPortOption,
       Map<String, String> env, String userHome) {
@@ -138,7 +163,26 @@ public record CoordinatorSettings(Path dataDir, String httpHost, int httpPort, C
         io.busload.protocol.bridge.BridgeClient.portSetting(env.get("BUSLOAD_BRIDGE_PORT")).orElse(NO_BRIDGE),
         new MeasuredAtWindow(duration(env, "BUSLOAD_MAX_CLOCK_SKEW", MeasuredAtWindow.DEFAULT_AHEAD),
             duration(env, "BUSLOAD_MAX_RESULT_AGE", MeasuredAtWindow.DEFAULT_BEHIND)),
-        Limits.fromEnvironment(env));
+        Limits.fromEnvironment(env), sampleRetention(env.get("BUSLOAD_SAMPLE_RETENTION")));
+  }
+
+  /**
+   * {@code BUSLOAD_SAMPLE_RETENTION}: a duration such as {@code 90d} (whole months of samples are dropped once all
+   * of a month is older), or {@code forever} to keep every sample; unset means {@link #DEFAULT_SAMPLE_RETENTION}.
+   */
+  static Duration sampleRetention(String value) {
+    if (!present(value)) {
+      return DEFAULT_SAMPLE_RETENTION;
+    }
+    if (value.strip().equalsIgnoreCase("forever")) {
+      return null;
+    }
+    try {
+      return MeasuredAtWindow.parse("BUSLOAD_SAMPLE_RETENTION", value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("BUSLOAD_SAMPLE_RETENTION: a duration such as 90d or 2160h, or forever,"
+          + " not '" + value.strip() + "'", e);
+    }
   }
 
   private static java.time.Duration duration(Map<String, String> env, String name, java.time.Duration fallback) {

@@ -33,6 +33,7 @@ import io.busload.coordinator.api.SweepResource;
 import io.busload.coordinator.fleet.ResultBatcher;
 import io.busload.coordinator.fleet.ResultGauges;
 import io.busload.coordinator.schedule.Leadership;
+import io.busload.coordinator.schedule.SampleAging;
 import io.busload.coordinator.schedule.Scheduler;
 import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.VerdictStore;
@@ -57,6 +58,7 @@ import io.busload.coordinator.store.Run;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.LeaderLease;
+import io.busload.coordinator.store.SampleRetention;
 import io.busload.coordinator.store.ResultStore;
 import io.busload.coordinator.store.SweepStore;
 import io.busload.coordinator.store.ViewStore;
@@ -279,6 +281,11 @@ public final class CoordinatorVerticle extends VerticleBase {
           new CertificateResource(() -> expiry == null ? List.of() : expiry.near(), warnBefore),
           new BackupResource(vertx, database.apart("busload-backup", 1), settings.dataDir()),
           new HealthResource(vertx, database), new VersionResource()));
+      // Raw samples age out on the leader, off the event loop; a standby's run does nothing.
+      SampleAging aging = new SampleAging(new SampleRetention(database), settings.sampleRetention(), clock,
+          () -> leading, metrics);
+      vertx.setPeriodic(Duration.ofMinutes(1).toMillis(), SampleAging.EVERY.toMillis(),
+          id -> vertx.executeBlocking(aging::run, false));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       slurm.ifPresent(s -> {

@@ -7,6 +7,7 @@ import io.busload.coordinator.fleet.MeasuredAtWindow;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,34 @@ class CoordinatorSettingsTest {
     assertThat(s.cluster().eventBusPort()).isEqualTo(7701);
     assertThat(s.cluster().liteMember()).isFalse();
     assertThat(s.bridgePort()).as("agents' bridge served by default").isEqualTo(7704);
+  }
+
+  @Test
+  void resolve_sampleRetention_defaultNinetyDaysDurationsAndForever() {
+    assertThat(CoordinatorSettings.resolve(null, null, null, Map.of(), "/h").sampleRetention())
+        .isEqualTo(Duration.ofDays(90));
+    assertThat(CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_SAMPLE_RETENTION", "30d"), "/h")
+        .sampleRetention()).isEqualTo(Duration.ofDays(30));
+    assertThat(CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_SAMPLE_RETENTION", " 2160h "), "/h")
+        .sampleRetention()).isEqualTo(Duration.ofDays(90));
+    assertThat(CoordinatorSettings.resolve(null, null, null, Map.of("BUSLOAD_SAMPLE_RETENTION", "Forever"), "/h")
+        .sampleRetention()).as("kept for good").isNull();
+  }
+
+  @Test
+  void resolve_sampleRetention_badValueNamesTheVariable() {
+    for (String bad : List.of("ninety days", "-5d", "90x", "1.5d")) {
+      assertThatThrownBy(() -> CoordinatorSettings.resolve(null, null, null,
+          Map.of("BUSLOAD_SAMPLE_RETENTION", bad), "/h"))
+          .as(bad).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("BUSLOAD_SAMPLE_RETENTION: a duration such as 90d").hasMessageContaining(bad);
+    }
+    // Under a day would drop the samples tonight's verdicts compare.
+    for (String tooShort : List.of("0s", "12h")) {
+      assertThatThrownBy(() -> CoordinatorSettings.resolve(null, null, null,
+          Map.of("BUSLOAD_SAMPLE_RETENTION", tooShort), "/h"))
+          .as(tooShort).hasMessageStartingWith("BUSLOAD_SAMPLE_RETENTION: at least 1d");
+    }
   }
 
   @Test

@@ -105,6 +105,7 @@ public record VerdictResource(Vertx vertx, AgentStore agents, ComparisonStore an
     blocking(() -> {
       Map<String, KernelResult> before = newest(side("baseline", baseline));
       Map<String, KernelResult> after = newest(side("candidate", candidate));
+      Instant samplesKeptSince = verdicts.samplesDroppedBefore().orElse(null);
       Thresholds thresholds = Thresholds.withMinShift(threshold);
       List<VerdictRow> rows = new ArrayList<>();
       Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
@@ -114,7 +115,7 @@ public record VerdictResource(Vertx vertx, AgentStore agents, ComparisonStore an
         if (c == null) {
           continue;
         }
-        Comparison v = AbTest.compare(side(b), side(c), thresholds);
+        Comparison v = AbTest.compare(side(b, samplesKeptSince), side(c, samplesKeptSince), thresholds);
         counts.merge(v.verdict(), 1, Integer::sum);
         rows.add(new VerdictRow(b.kernel(), Params.text(b.params()), v.verdict(), v.reason(), v.baselineMedian(),
             v.candidateMedian(), v.relative(), v.relativeLower(), v.relativeUpper(),
@@ -127,12 +128,21 @@ public record VerdictResource(Vertx vertx, AgentStore agents, ComparisonStore an
     }).onSuccess(body -> json(ctx, 200, body)).onFailure(ctx::fail);
   }
 
-  /** A result's side of a comparison: bandwidth per sample, and what it was measured with. */
-  static Side side(KernelResult r) {
+  /**
+   * A result's side of a comparison: bandwidth per sample, and what it was measured with. A valid result without
+   * samples that was measured before {@code samplesKeptSince} (null: no samples were ever aged out) lost them to the
+   * retention, and its side says so; its stored summary is no stand-in for the samples the test needs.
+   */
+  static Side side(KernelResult r, Instant samplesKeptSince) {
     String problem = r.valid() ? null : r.mismatches().isEmpty() ? r.method() : r.mismatches().getFirst();
-    return Side.ofResult(r.id().toString(), new Setting(r.device().name(), r.device().fingerprint(),
-        r.device().driverVersion(), r.agentVersion(), r.fatbinHash(), ClockConditions.of(r)), r.valid(),
-        problem, r.samples(), r.bytes());
+    Setting setting = new Setting(r.device().name(), r.device().fingerprint(), r.device().driverVersion(),
+        r.agentVersion(), r.fatbinHash(), ClockConditions.of(r));
+    if (r.valid() && r.samples().isEmpty() && samplesKeptSince != null && r.measuredAt().isBefore(samplesKeptSince)) {
+      return Side.unusable(r.id().toString(), setting, "has no raw samples any more: the sample retention dropped"
+          + " those of results measured before " + samplesKeptSince + " (its median, spread and clocks are kept;"
+          + " compare results measured since)");
+    }
+    return Side.ofResult(r.id().toString(), setting, r.valid(), problem, r.samples(), r.bytes());
   }
 
   private List<KernelResult> side(String field, String id) {

@@ -182,18 +182,20 @@ public final class PushStore {
     if (present.isEmpty()) {
       return;
     }
-    Map<UUID, KernelResult> stored = new HashMap<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT id, result_json FROM results WHERE id = ANY(?::uuid[])")) {
+    Map<UUID, StoredSamples.Stored> stored = new HashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.result_json, " + StoredSamples.COLUMN
+        + ", " + StoredSamples.AGED + " FROM results r" + StoredSamples.JOIN + " WHERE r.id = ANY(?::uuid[])")) {
       s.setArray(1, c.createArrayOf("uuid", present.keySet().toArray()));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           stored.put(rs.getObject(1, UUID.class),
-              JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(2)), KernelResult.class));
+              new StoredSamples.Stored(StoredSamples.result(rs.getBytes(2), rs.getArray(3)), rs.getBoolean(4)));
         }
       }
     }
     for (KernelResult pushed : present.values()) {
-      KernelResult existing = stored.get(pushed.id());
+      KernelResult existing = stored.containsKey(pushed.id())
+          ? stored.get(pushed.id()).comparableTo(pushed) : null;
       String different = existing == null ? "stored a moment ago and gone again" : difference.between(pushed, existing);
       if (different != null) {
         throw new Conflict(pushed.id(), different);

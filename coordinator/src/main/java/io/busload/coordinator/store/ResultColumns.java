@@ -23,8 +23,8 @@ import java.util.UUID;
  * A batch of results as one array per column of {@link #INSERT}, filled row by row, for {@link
  * ResultStore#insertIncoming}. At 20,000 results/s: numbers go as primitive arrays, which PgJDBC sends in
  * binary, so neither side formats or parses them as text; every result's samples go in one array, sliced per row by
- * the server; the JSON goes as bytes, not re-encoded (compressed). Kept apart from the statement's execution so that
- * each method
+ * the server into result_samples; the JSON goes as bytes, compressed (re-encoded only to take the samples out). Kept
+ * apart from the statement's execution so that each method
  * stays small: one long method doing both was compiled by C2 over and over (13 times, 5 s of compiler time in a 10 s
  * ingest on two cores).
  */
@@ -48,11 +48,11 @@ final class ResultColumns {
       + " f AS (SELECT DISTINCT ON (id) * FROM t ORDER BY id, n),"
       // An id is taken once whatever its measured_at (V10): only an id new to result_ids is stored.
       + " fresh AS (INSERT INTO result_ids (id, measured_at) SELECT id, measured_at::timestamptz FROM f"
-      + " ON CONFLICT DO NOTHING RETURNING id)"
-      + " INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
+      + " ON CONFLICT DO NOTHING RETURNING id),"
+      + " stored AS (INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
       + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
       + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
-      + " agent_version, fatbin_hash, samples, result_json, method, origin, status, held_samples, unheld_samples,"
+      + " agent_version, fatbin_hash, result_json, method, origin, status, held_samples, unheld_samples,"
       + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
       + " mem_clock_max_mhz, throttle_reasons,"
       + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes, energy_joules,"
@@ -60,8 +60,8 @@ final class ResultColumns {
       + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
       + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, p.stored_at, t.model, t.theoretical_peak,"
-      + " t.driver_version, t.agent_version, t.fatbin_hash, p.samples[t.first_sample:t.last_sample],"
-      + " t.result_json, t.method, t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
+      + " t.driver_version, t.agent_version, t.fatbin_hash, t.result_json, t.method, t.origin, t.status,"
+      + " t.held_samples, t.unheld_samples, t.retimed_samples,"
       + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.mem_clock_min_mhz,"
       + " t.mem_clock_max_mhz, t.throttle_reasons,"
       + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes,"
@@ -70,10 +70,22 @@ final class ResultColumns {
       + " FROM f AS t JOIN fresh USING (id) CROSS JOIN p"
       // A row under the id cannot be there once result_ids took it; kept so that a store repaired by hand stays
       // idempotent.
-      + " ON CONFLICT DO NOTHING RETURNING id";
+      + " ON CONFLICT DO NOTHING RETURNING id, measured_at),"
+      // The raw samples go to their own month partitions (V16), which age out apart from the summary; a result
+      // measured in a month whose samples were dropped already keeps none.
+      + " kept AS (INSERT INTO result_samples (result_id, measured_at, samples)"
+      + " SELECT s.id, s.measured_at, p.samples[t.first_sample:t.last_sample] FROM stored s JOIN f AS t USING (id)"
+      + " CROSS JOIN p WHERE t.last_sample >= t.first_sample AND s.measured_at >= "
+      + SampleRetention.KEPT_SINCE + ")"
+      + " SELECT id FROM stored";
 
-  /** Makes the month partitions of {@link #months()} that are missing (V8's function; a no-op once they exist). */
-  static final String PARTITIONS = "SELECT results_partition_for(m::timestamptz) FROM unnest(?::text[]) AS m";
+  /**
+   * Makes the month partitions of {@link #months()} that are missing, of results (V8) and of result_samples (V16)
+   * where that month's samples are still kept; a no-op once they exist.
+   */
+  static final String PARTITIONS = "SELECT results_partition_for(m::timestamptz), CASE WHEN m::timestamptz >= "
+      + SampleRetention.KEPT_SINCE + " THEN result_samples_partition_for(m::timestamptz) END"
+      + " FROM unnest(?::text[]) AS m";
 
   final List<KernelResult> records;
   final UUID[] ids;
@@ -230,7 +242,9 @@ final class ResultColumns {
       samples[sample++] = d;
     }
     lastSample[i] = sample;
-    json[i] = ResultJson.pack(given != null ? given : JsonCodec.toJson(r));
+    // Without its samples: they are kept in result_samples for as long as the retention says, the rest for good.
+    json[i] = ResultJson.pack(r.samples().isEmpty() && given != null ? given
+        : JsonCodec.toJson(StoredSamples.withSamples(r, List.of())));
     methods[i] = r.method();
     origins[i] = r.origin() == null ? null : Database.json(r.origin());
     statuses[i] = r.status().name();

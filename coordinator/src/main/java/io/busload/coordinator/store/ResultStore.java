@@ -99,20 +99,22 @@ public final class ResultStore {
     if (repeats.isEmpty()) {
       return Map.of();
     }
-    Map<UUID, KernelResult> stored = new HashMap<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT id, result_json FROM results WHERE id = ANY(?::uuid[])")) {
+    Map<UUID, StoredSamples.Stored> stored = new HashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.result_json, " + StoredSamples.COLUMN
+        + ", " + StoredSamples.AGED + " FROM results r" + StoredSamples.JOIN + " WHERE r.id = ANY(?::uuid[])")) {
       s.setArray(1, c.createArrayOf("uuid", repeats.stream().map(i -> records.get(i).id()).distinct().toArray()));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           stored.put(rs.getObject(1, UUID.class),
-              JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(2)), KernelResult.class));
+              new StoredSamples.Stored(StoredSamples.result(rs.getBytes(2), rs.getArray(3)), rs.getBoolean(4)));
         }
       }
     }
     Map<Integer, String> conflicts = new HashMap<>();
     for (int i : repeats) {
       KernelResult incoming = records.get(i);
-      KernelResult existing = stored.get(incoming.id());
+      KernelResult existing = stored.containsKey(incoming.id())
+          ? stored.get(incoming.id()).comparableTo(incoming) : null;
       // Where the coordinator got a result is its own note, not part of the measurement.
       String different = existing == null ? "its id is taken but no result is stored under it"
           : ResultDifference.between(incoming.withOrigin(null), existing.withOrigin(null));
@@ -149,10 +151,10 @@ public final class ResultStore {
     }
   }
 
-  /** The samples of one stored result, in measuring order. */
+  /** The samples of one stored result, in measuring order; none where they were aged out ({@link SampleRetention}). */
   public List<Double> samples(UUID resultId) {
-    return db.first("SELECT samples FROM results WHERE id = ?", s -> s.setObject(1, resultId),
-        rs -> List.of((Double[]) rs.getArray(1).getArray())).orElse(List.of());
+    return db.first("SELECT samples FROM result_samples WHERE result_id = ?", s -> s.setObject(1, resultId),
+        rs -> StoredSamples.doubles(rs.getArray(1))).orElse(List.of());
   }
 
   /**
@@ -177,11 +179,15 @@ public final class ResultStore {
     }
     sql.append(" ORDER BY measured_at DESC, id DESC LIMIT ?");
     args.add(pageSize);
+    // The page is chosen on results alone (its indexes), then joined to its samples.
+    sql.insert(0, "SELECT r.id, r.measured_at, r.result_json, " + StoredSamples.COLUMN + " FROM (")
+        .append(") r").append(StoredSamples.JOIN).append(" ORDER BY r.measured_at DESC, r.id DESC");
     return db.list(sql.toString(), s -> {
       for (int i = 0; i < args.size(); i++) {
         s.setObject(i + 1, args.get(i));
       }
-    }, rs -> new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2), ResultJson.text(rs.getBytes(3))));
+    }, rs -> new StoredResult(rs.getObject(1, UUID.class), instant(rs, 2),
+        StoredSamples.text(rs.getBytes(3), rs.getArray(4))));
   }
 
   /** Adds {@code condition} with its one parameter when the filter is given (not null). */

@@ -43,11 +43,12 @@ public final class VerdictStore {
    */
   public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
     return database.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT id, measured_at, bandwidth, samples, bytes, model,"
-          + " fingerprint, driver_version, agent_version, fatbin_hash, method, origin, " + StoredClocks.COLUMNS
-          + " FROM results"
+      try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.measured_at, r.bandwidth, " + StoredSamples.COLUMN
+          + ", r.bytes, r.model, r.fingerprint, r.driver_version, r.agent_version, r.fatbin_hash, r.method, r.origin, "
+          + StoredClocks.COLUMNS + " FROM (SELECT * FROM results"
           + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
-          + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?")) {
+          + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?) r"
+          + StoredSamples.JOIN + " ORDER BY r.measured_at DESC")) {
         s.setString(1, deviceId);
         s.setString(2, kernel);
         s.setString(3, params);
@@ -81,6 +82,11 @@ public final class VerdictStore {
     }
     Object values = array.getArray();
     return values instanceof Double[] boxed ? Arrays.asList(boxed) : List.of();
+  }
+
+  /** Results measured before this have had their raw samples aged out ({@link SampleRetention}); empty: none. */
+  public Optional<Instant> samplesDroppedBefore() {
+    return new SampleRetention(database).droppedBefore();
   }
 
   /** The devices that measured a kernel case, for the History view's annotations. */
@@ -293,13 +299,15 @@ public final class VerdictStore {
 
   /** Every result of a sweep; empty for a sweep without results (or none by that id). */
   public List<KernelResult> sweepResults(String sweepId) {
-    return results("SELECT result_json FROM results WHERE sweep_id = ? ORDER BY measured_at", sweepId);
+    return results("SELECT r.result_json, " + StoredSamples.COLUMN + " FROM results r" + StoredSamples.JOIN
+        + " WHERE r.sweep_id = ? ORDER BY r.measured_at", sweepId);
   }
 
   /** The newest result of each kernel case measured on the device. */
   public List<KernelResult> deviceLatest(String deviceId) {
-    return results("SELECT DISTINCT ON (kernel, params) result_json FROM results WHERE device_id = ?"
-        + " ORDER BY kernel, params, measured_at DESC", deviceId);
+    return results("SELECT r.result_json, " + StoredSamples.COLUMN + " FROM (SELECT DISTINCT ON (kernel, params)"
+        + " id, measured_at, result_json FROM results WHERE device_id = ? ORDER BY kernel, params, measured_at DESC) r"
+        + StoredSamples.JOIN, deviceId);
   }
 
   private List<KernelResult> results(String sql, String key) {
@@ -309,7 +317,7 @@ public final class VerdictStore {
         try (ResultSet rs = s.executeQuery()) {
           List<KernelResult> results = new ArrayList<>();
           while (rs.next()) {
-            results.add(JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(1)), KernelResult.class));
+            results.add(StoredSamples.result(rs.getBytes(1), rs.getArray(2)));
           }
           return results;
         }

@@ -72,16 +72,18 @@ public final class ViewStore {
       throw new IllegalArgumentException("give a device or a model, not both or neither");
     }
     String sql = deviceId != null
-        ? DEVICE_PAIRS + "SELECT x.result_json FROM pairs p CROSS JOIN LATERAL (SELECT r.result_json FROM results r"
+        ? DEVICE_PAIRS + "SELECT x.result_json, x.samples FROM pairs p CROSS JOIN LATERAL (SELECT r.result_json, "
+            + StoredSamples.COLUMN + " FROM results r" + StoredSamples.JOIN
             + " WHERE r.device_id = ? AND r.kernel = p.kernel AND r.params = p.params AND r.valid"
             + " ORDER BY r.measured_at DESC LIMIT 1) x ORDER BY p.kernel, p.params"
-        : PAIRS + "SELECT x.result_json FROM pairs p CROSS JOIN LATERAL (SELECT r.result_json FROM results r"
+        : PAIRS + "SELECT x.result_json, x.samples FROM pairs p CROSS JOIN LATERAL (SELECT r.result_json, "
+            + StoredSamples.COLUMN + " FROM results r" + StoredSamples.JOIN
             + " WHERE r.kernel = p.kernel AND r.params = p.params AND r.model = ? AND r.valid"
             + " ORDER BY r.measured_at DESC LIMIT 1) x ORDER BY p.kernel, p.params";
     Database.Binder bind = deviceId != null
         ? s -> Database.strings(s, deviceId, deviceId, deviceId)
         : s -> Database.strings(s, model);
-    return db.list(sql, bind, rs -> ResultJson.text(rs.getBytes(1)));
+    return db.list(sql, bind, rs -> StoredSamples.text(rs.getBytes(1), rs.getArray(2)));
   }
 
   /** The newest {@code limit} valid results of {@code kernel} with {@code params}, every device, newest first. */

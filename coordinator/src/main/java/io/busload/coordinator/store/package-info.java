@@ -7,7 +7,9 @@
  *   <li>{@link io.busload.coordinator.store.SweepStore}: sweeps and their runs;
  *   <li>{@link io.busload.coordinator.store.ResultStore}: results, their samples and counters (insert only), in
  *       monthly partitions of {@code results} (V8), each result's JSON kept compressed by
- *       {@link io.busload.coordinator.store.ResultJson};
+ *       {@link io.busload.coordinator.store.ResultJson}; the raw samples apart, in monthly partitions of
+ *       {@code result_samples} (V16), which {@link io.busload.coordinator.store.SampleRetention} drops whole once
+ *       they are older than the retention while every summary stays;
  *   <li>{@link io.busload.coordinator.store.ScheduleStore}: schedules and their fires;
  *   <li>{@link io.busload.coordinator.store.PushStore}: pushed files, stored whole with their runs and
  *       results in one transaction through {@code ResultStore}'s insert;

@@ -69,7 +69,17 @@ public final class StorageBench {
   /** Results a night for 1,000 hosts with 8 GPUs each. */
   private static final long RESULTS_A_NIGHT = 624_000;
 
+  /** The default sample retention (CoordinatorSettings.DEFAULT_SAMPLE_RETENTION). */
+  private static final Duration RETENTION = Duration.ofDays(90);
+
   private StorageBench() {}
+
+  /** Apart, so that the arm of a coordinator without a sample retention never loads its class. */
+  private static final class Aging {
+    static io.busload.coordinator.store.SampleRetention.Dropped ageOut(Database db, Duration keep) {
+      return new io.busload.coordinator.store.SampleRetention(db).ageOut(Instant.now(), keep);
+    }
+  }
 
   /** One arm's figures, in the order they print. */
   private record Arm(String name, Map<String, Double> figures, Map<String, String> notes) {}
@@ -141,6 +151,12 @@ public final class StorageBench {
       double b = figures.get("after").getOrDefault(key, Double.NaN);
       System.out.printf("%-66s %,12.1f %,12.1f %8.3f%n", key, a, b, b / a);
     }
+    // Figures only the after arm has (its sample retention).
+    figures.get("after").forEach((key, b) -> {
+      if (!figures.get("before").containsKey(key)) {
+        System.out.printf("%-66s %12s %,12.1f%n", key, "-", b);
+      }
+    });
     System.out.println();
     notes.forEach((arm, n) -> n.forEach((k, v) -> System.out.printf("%s, %s: %s%n", arm, k, v)));
     System.out.printf("load after: %s%n", load());
@@ -244,10 +260,15 @@ public final class StorageBench {
         c.createStatement().execute("VACUUM ANALYZE results");
 
         long count = store.resultCount();
+        // Where raw samples have a table of their own (V16), it counts here too: these figures are the store with
+        // every sample kept, as in the arm without one.
+        boolean samplesApart = one(c, "SELECT to_regclass('result_samples') IS NOT NULL").equals("t");
+        String trees = samplesApart ? "(SELECT relid FROM pg_partition_tree('results') UNION ALL SELECT relid FROM"
+            + " pg_partition_tree('result_samples')) AS tree" : "pg_partition_tree('results')";
         long table = longOf(c, "SELECT coalesce((SELECT sum(pg_table_size(relid))"
-            + " FROM pg_partition_tree('results')), pg_table_size('results'))");
+            + " FROM " + trees + "), pg_table_size('results'))");
         long indexes = longOf(c, "SELECT coalesce((SELECT sum(pg_indexes_size(relid))"
-            + " FROM pg_partition_tree('results')), pg_indexes_size('results'))");
+            + " FROM " + trees + "), pg_indexes_size('results'))");
         figures.put("stored results", (double) count);
         figures.put("bytes per result: table (heap + TOAST)", table / (double) count);
         figures.put("bytes per result: indexes", indexes / (double) count);
@@ -256,10 +277,34 @@ public final class StorageBench {
             * RESULTS_A_NIGHT * 365 / (1L << 30));
         figures.put("result_json: average stored bytes (pg_column_size)",
             Double.parseDouble(one(c, "SELECT avg(pg_column_size(result_json)) FROM results")));
-        figures.put("samples: average stored bytes (pg_column_size)",
-            Double.parseDouble(one(c, "SELECT avg(pg_column_size(samples)) FROM results")));
+        figures.put("samples: average stored bytes (pg_column_size)", Double.parseDouble(one(c, samplesApart
+            ? "SELECT avg(pg_column_size(samples)) FROM result_samples"
+            : "SELECT avg(pg_column_size(samples)) FROM results")));
         notes.put("partitions", one(c, "SELECT count(*) FROM pg_partition_tree('results') WHERE isleaf"));
         notes.put("indexes (MiB, over every partition)", indexSizes(c));
+        if (samplesApart) {
+          // Raw samples in their own month partitions (V16): what they cost, then the year as the retention leaves
+          // it. The year was filled evenly, so what is left on disk after aging out is a year's store in steady
+          // state; bytes per stored result times a year of nights is the same extrapolation as above.
+          long samplesBytes = longOf(c, "SELECT sum(pg_total_relation_size(relid))"
+              + " FROM pg_partition_tree('result_samples') WHERE isleaf");
+          figures.put("bytes per result: results (summary, kept for good)",
+              (table + indexes - samplesBytes) / (double) count);
+          figures.put("bytes per result: result_samples (raw samples)", samplesBytes / (double) count);
+          long ta = System.nanoTime();
+          var dropped = Aging.ageOut(db, RETENTION);
+          figures.put("retention: seconds to age out", (System.nanoTime() - ta) / 1e9);
+          figures.put("retention: months dropped", (double) dropped.months().size());
+          figures.put("retention: results whose samples were dropped", (double) dropped.results());
+          long samplesLeft = longOf(c, "SELECT coalesce(sum(pg_total_relation_size(relid)), 0)"
+              + " FROM pg_partition_tree('result_samples') WHERE isleaf");
+          long resultsLeft = longOf(c, "SELECT sum(pg_total_relation_size(relid))"
+              + " FROM pg_partition_tree('results') WHERE isleaf");
+          figures.put("retention: bytes per result on disk after it", (resultsLeft + samplesLeft) / (double) count);
+          figures.put("GiB for a year at 624,000 results a night, 90-day samples", (resultsLeft + samplesLeft)
+              / (double) count * RESULTS_A_NIGHT * 365 / (1L << 30));
+          notes.put("samples kept from", String.valueOf(dropped.droppedBefore()));
+        }
 
         DeviceInfo device = devices.get(7);
         String kernel = KERNELS.getFirst();

@@ -67,7 +67,7 @@ class IntakeJsonTest {
   }
 
   @Test
-  void results_asSentOrWithMore_storedAsSentOnlyWhenTheBytesAreTheRecord() throws Exception {
+  void results_asSentOrWithMore_storedAsTheRecordWithoutItsSamplesAndServedWithThem() throws Exception {
     KernelResult plain = result(1);
     KernelResult pretty = result(2);
     KernelResult newer = result(4);
@@ -84,14 +84,29 @@ class IntakeJsonTest {
       assertThat(ack.ok()).as(ack.reason()).isTrue();
     }
 
-    assertThat(storedJson(plain)).isEqualTo(new String(plainJson, StandardCharsets.UTF_8));
-    assertThat(storedJson(pretty)).isEqualTo(new String(prettyJson, StandardCharsets.UTF_8));
+    // result_json holds the record without its samples (kept apart, in result_samples, until they age out).
+    assertThat(storedJson(plain)).isEqualTo(withoutSamples(plain));
+    assertThat(storedJson(pretty)).isEqualTo(withoutSamples(pretty));
     assertThat(storedJson(newer)).doesNotContain("fromANewerAgent")
-        .isEqualTo(new String(JsonCodec.toJson(JsonCodec.MAPPER.treeToValue(withMore, KernelResult.class)),
-            StandardCharsets.UTF_8));
+        .isEqualTo(withoutSamples(JsonCodec.MAPPER.treeToValue(withMore, KernelResult.class)));
     assertThat(storedJson(overlong)).contains("\"method\":\"A").doesNotContain("\uFFFD");
     JsonNode served = Http.json(new Http(coordinator.httpPort()).get("/api/results?device=" + GPU.id()));
     assertThat(served).hasSize(4);
+    java.util.Map<String, List<Double>> sent = new java.util.HashMap<>();
+    for (KernelResult r : List.of(plain, pretty, newer, overlong)) {
+      sent.put(r.id().toString(), r.samples());
+    }
+    for (JsonNode r : served) {
+      assertThat(JsonCodec.MAPPER.treeToValue(r, KernelResult.class).samples()).as("served with its samples")
+          .isNotEmpty().isEqualTo(sent.get(r.get("id").asText()));
+    }
+  }
+
+  /** The record's JSON as the protocol writes it, its samples an empty list. */
+  private static String withoutSamples(KernelResult r) throws Exception {
+    ObjectNode tree = (ObjectNode) JsonCodec.MAPPER.readTree(JsonCodec.toJson(r));
+    tree.putArray("samples");
+    return JsonCodec.MAPPER.writeValueAsString(tree);
   }
 
   private static KernelResult result(long stride) {

@@ -32,7 +32,7 @@ class ResultStoreTest {
     assertThat(first).isTrue();
     assertThat(second).isFalse();
     assertThat(store.resultCount()).isEqualTo(1);
-    assertThat(database.count("SELECT cardinality(samples) FROM results")).isEqualTo(3);
+    assertThat(database.count("SELECT cardinality(samples) FROM result_samples")).isEqualTo(3);
   }
 
   @Test
@@ -97,7 +97,8 @@ class ResultStoreTest {
     KernelResult five = withSamples(Fixtures.result("s1", "r1", "a1", GPU, 2, true, Instant.now()),
         List.of(1.0e-4, 2.0e-4, 3.0e-4, 4.0e-4, 0.1 + 0.2));
     KernelResult invalid = Fixtures.result("s1", "r1", "a1", GPU, 4, false, Instant.now());
-    // As an agent might have sent it (indented, here): kept byte for byte.
+    // As an agent might have sent it (indented, here): its samples are kept in result_samples, the rest of the
+    // record in result_json, so that the samples can age out apart from it.
     String given = JsonCodec.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(five);
     var inserted = store.insertIncoming(List.of(new ResultStore.Incoming(none, null),
         new ResultStore.Incoming(five, given.getBytes(StandardCharsets.UTF_8)), new ResultStore.Incoming(invalid, null)),
@@ -107,7 +108,11 @@ class ResultStoreTest {
     assertThat(store.samples(none.id())).isEmpty();
     assertThat(store.samples(five.id())).isEqualTo(five.samples());
     assertThat(store.samples(invalid.id())).isEqualTo(invalid.samples());
-    assertThat(database.resultJson("SELECT result_json FROM results WHERE id = '" + five.id() + "'")).isEqualTo(given);
+    assertThat(database.resultJson("SELECT result_json FROM results WHERE id = '" + five.id() + "'"))
+        .isEqualTo(new String(JsonCodec.toJson(withSamples(five, List.of())), StandardCharsets.UTF_8));
+    assertThat(store.results(new ResultQuery(null, null, null, null, null, null, null, 10), null, 10).stream()
+        .filter(r -> r.id().equals(five.id())).findFirst().orElseThrow().json())
+        .isEqualTo(new String(JsonCodec.toJson(five), StandardCharsets.UTF_8));
     // Kept compressed: what PostgreSQL holds is well under the JSON's size.
     assertThat(database.count("SELECT octet_length(result_json) FROM results WHERE id = '" + five.id() + "'"))
         .isLessThan(given.length() / 2);

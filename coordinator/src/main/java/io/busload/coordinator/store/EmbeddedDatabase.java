@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  *       single-user mode, before the server ever listens;</li>
  *   <li>the binaries are unpacked into, and run from, {@code dataDir/postgres-run} (mode 700), never from the
  *       library's default folder under the JVM's temp directory, which any local user can write to and whose
- *       binaries the library runs if it finds them there; the server's socket is in that folder too.</li>
+ *       binaries the library runs if it finds them there; the server's socket is in that folder too, or nowhere
+ *       where the folder is too deep for a socket's path ({@link #socketFolder}).</li>
  * </ul>
  */
 final class EmbeddedDatabase implements AutoCloseable {
@@ -60,6 +61,8 @@ final class EmbeddedDatabase implements AutoCloseable {
       """.formatted(SECRET_FILE);
 
   private static final Duration STARTUP_WAIT = Duration.ofSeconds(90);
+  /** sockaddr_un's sun_path holds 108 bytes, the last a NUL. */
+  static final int MAX_SOCKET_PATH = 107;
 
   private final EmbeddedPostgres postgres;
   private final String password;
@@ -87,11 +90,11 @@ final class EmbeddedDatabase implements AutoCloseable {
           .setPgBinaryResolver(binaries)
           .setDataDirectory(cluster)
           .setCleanDataDirectory(false)
-          // The library gives up after 10 s; a busy 2-core host with several fleets starting (the fault tests, a
-          // laptop mid-build) was seen to need longer, and a coordinator that gives up loses nothing but time.
+          // The library gives up after 10 s. A server that cannot start exits at once and fails the start sooner, so a
+          // longer wait costs a healthy host nothing and spares a loaded one a refused start.
           .setPGStartupWait(STARTUP_WAIT)
           .setServerConfig("listen_addresses", "127.0.0.1")
-          .setServerConfig("unix_socket_directories", run.toString())
+          .setServerConfig("unix_socket_directories", socketFolder(run))
           .setServerConfig("unix_socket_permissions", "0700")
           .setServerConfig("password_encryption", "scram-sha-256")
           // The library starts PostgreSQL with -F (fsync off) and synchronous_commit=off, fine for throwaway test
@@ -130,6 +133,22 @@ final class EmbeddedDatabase implements AutoCloseable {
         System.setProperty(WORKING_FOLDER_PROPERTY, before);
       }
     }
+  }
+
+  /**
+   * The folder for the server's Unix socket: {@code run} where the socket's path fits the 107 bytes a Unix socket's
+   * path may have, else none (an empty setting), and every login goes over TCP on 127.0.0.1. A deep data folder
+   * would otherwise stop the server at start, and nothing of Busload uses the socket.
+   */
+  static String socketFolder(Path run) {
+    int socketPath = (run + "/.s.PGSQL.65535").getBytes(StandardCharsets.UTF_8).length;
+    if (socketPath <= MAX_SOCKET_PATH) {
+      return run.toString();
+    }
+    org.slf4j.LoggerFactory.getLogger(EmbeddedDatabase.class).info("embedded PostgreSQL without a Unix socket: its"
+        + " path in {} would be {} bytes, more than the {} a socket may have; logins go over TCP on 127.0.0.1", run,
+        socketPath, MAX_SOCKET_PATH);
+    return "";
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.busload.agent.cuda.nvml;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.busload.agent.device.HealthSensor;
 import io.busload.protocol.HealthCounters;
@@ -29,20 +28,7 @@ class NvmlHealthTest {
   private record Fake(Nvml nvml, Runnable step) {}
 
   private Fake fake(String... flags) throws IOException, InterruptedException {
-    Path source = Path.of("src/test/resources/nvml/fake-nvml.c");
-    Path library = dir.resolve("libfake-nvml" + String.join("", flags).replace('=', '_') + ".so");
-    List<String> command = new ArrayList<>(List.of("cc", "-shared", "-fPIC"));
-    command.addAll(List.of(flags));
-    command.addAll(List.of("-o", library.toString(), source.toString()));
-    Process cc;
-    try {
-      cc = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      assumeTrue(false, "no C compiler on this host: " + e.getMessage());
-      throw e;
-    }
-    String output = new String(cc.getInputStream().readAllBytes());
-    assertThat(cc.waitFor()).as(output).isZero();
+    Path library = FakeNvml.build(dir, flags);
     Nvml nvml = Nvml.load(library);
     var step = SymbolLookup.libraryLookup(library, Arena.global()).find("fake_nvml_step")
         .map(s -> Linker.nativeLinker().downcallHandle(s, FunctionDescriptor.ofVoid())).orElse(null);

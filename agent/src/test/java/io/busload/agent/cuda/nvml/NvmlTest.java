@@ -23,21 +23,7 @@ class NvmlTest {
   Path dir;
 
   private Path fakeLibrary(String... flags) throws IOException, InterruptedException {
-    Path source = Path.of("src/test/resources/nvml/fake-nvml.c");
-    Path library = dir.resolve("libfake-nvml" + String.join("", flags) + ".so");
-    java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("cc", "-shared", "-fPIC"));
-    command.addAll(java.util.List.of(flags));
-    command.addAll(java.util.List.of("-o", library.toString(), source.toString()));
-    Process cc;
-    try {
-      cc = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      assumeTrue(false, "no C compiler on this host: " + e.getMessage());
-      throw e;
-    }
-    String output = new String(cc.getInputStream().readAllBytes());
-    assertThat(cc.waitFor()).as(output).isZero();
-    return library;
+    return FakeNvml.build(dir, flags);
   }
 
   @Test

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
  * Each file is stored whole or refused whole; a file pushed again stores nothing new and says so.
  */
 @Command(name = "push", mixinStandardHelpOptions = true,
-    description = {"Push results files that 'run --format json' or '--format csv' wrote to a coordinator.",
+    description = {"Push results files that 'run --format json' or '--format csv' wrote to a coordinator, or"
+        + " BabelStream's --csv output (its CUDA model), stored as the suite 'babelstream', marked as measured by it.",
         "Each file is stored whole or not at all; pushing a file again stores nothing twice."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:every file stored (or already there)", "1:a file was refused (the reason names the line and"
@@ -56,7 +57,16 @@ final class PushCommand implements Callable<Integer> {
       + " the JDK's CAs)")
   Path tlsDir;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "JSON or CSV files written by 'run'")
+  @Option(names = "--tool-version", paramLabel = "VERSION", description = "For another tool's output that does not"
+      + " print its version (BabelStream's --csv): the version, as its output without --csv prints it")
+  String toolVersion;
+
+  @Option(names = "--measured-at", paramLabel = "INSTANT", description = "For another tool's output, which carries no"
+      + " time: when it was measured, e.g. 2026-11-27T19:06:00Z (default: each file's modification time)")
+  java.time.Instant measuredAt;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "JSON or CSV files written by 'run', or BabelStream"
+      + " output")
   List<Path> files;
 
   @Override
@@ -81,7 +91,8 @@ final class PushCommand implements Callable<Integer> {
       }
       PushClient.Answer answer;
       try {
-        answer = client.push(body, file.toString(), from);
+        answer = client.push(body, file.toString(), from, measuredAt != null ? measuredAt : modified(file),
+            toolVersion);
       } catch (PushClient.Unreachable e) {
         // The same for every file that follows: stop rather than repeat it.
         err.println("busload push: " + e.getMessage() + "; " + file + " and the files after it not pushed");
@@ -114,6 +125,15 @@ final class PushCommand implements Callable<Integer> {
       err.flush();
     }
     return exit;
+  }
+
+  /** The file's modification time: when another tool that prints no time wrote it. Null where it cannot be read. */
+  private static java.time.Instant modified(Path file) {
+    try {
+      return Files.getLastModifiedTime(file).toInstant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private URI base() {

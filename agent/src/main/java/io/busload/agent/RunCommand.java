@@ -15,6 +15,7 @@ import io.busload.agent.measure.SamplingMethod;
 import io.busload.agent.measure.Progress;
 import io.busload.agent.measure.RunContext;
 import io.busload.agent.report.ResultPrinter;
+import io.busload.agent.report.RunHealth;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.Fatbin;
 import io.busload.kernels.SuiteOptions;
@@ -195,6 +196,14 @@ final class RunCommand implements Callable<Integer> {
     }
     if (planOut == null) {
       ResultPrinter.forFormat(format).print(results, spec.commandLine().getOut());
+      if (format != ResultPrinter.Format.table) {
+        // The table prints the verdict with its header; a JSON or CSV file carries the counters, and whoever runs
+        // it still reads the verdict, per device, where the log goes.
+        results.stream().collect(Collectors.groupingBy(r -> r.device().id(),
+                LinkedHashMap::new, Collectors.toList()))
+            .forEach((id, of) -> spec.commandLine().getErr().println(id + ": " + RunHealth.line(of)));
+        spec.commandLine().getErr().flush();
+      }
     }
     if (report != null) {
       ProfileReport.print(report, reportOut);

@@ -17,14 +17,26 @@ import java.time.Instant;
  * @param address null on stored results: the network address the push came from is kept with the push, which only
  *     admin tokens see ({@code GET /api/pushes})
  * @param pushedAt when the coordinator stored it
+ * @param measuredBy the other tool that measured it where the file was that tool's output; null for Busload's own
  */
 public record Origin(String kind, String pushId, String token, String host, String file,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String address, Instant pushedAt) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String address, Instant pushedAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) MeasuredBy measuredBy) {
   public static final String PUSHED = "pushed";
 
-  /** "pushed from HOST (FILE) with token NAME": for whoever reads a run or a chart's tooltip. */
+  /** A push of Busload's own results. */
+  public Origin(String kind, String pushId, String token, String host, String file, String address,
+      Instant pushedAt) {
+    this(kind, pushId, token, host, file, address, pushedAt, null);
+  }
+
+  /**
+   * "pushed from HOST (FILE) with token NAME", and "measured by TOOL VERSION" for another tool's: for whoever reads a
+   * run or a chart's tooltip.
+   */
   public String describe() {
-    return kind + " from " + (host == null ? "an unnamed host" : host) + (file == null ? "" : " (" + file + ")")
+    return (measuredBy == null ? "" : "measured by " + measuredBy.describe() + ", ")
+        + kind + " from " + (host == null ? "an unnamed host" : host) + (file == null ? "" : " (" + file + ")")
         + " with token " + token;
   }
 }

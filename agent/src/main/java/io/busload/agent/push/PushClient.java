@@ -71,7 +71,18 @@ public final class PushClient {
    * is an {@link Answer}.
    */
   public Answer push(byte[] body, String file, String host) throws Unreachable, InterruptedException {
-    URI uri = base.resolve("api/pushes?host=" + encode(host) + "&file=" + encode(file));
+    return push(body, file, host, null, null);
+  }
+
+  /**
+   * {@link #push(byte[], String, String)} with what another tool's output lacks: when it was measured and the tool's
+   * version (either may be null; the coordinator asks for them only where the file does not say).
+   */
+  public Answer push(byte[] body, String file, String host, java.time.Instant measuredAt, String toolVersion)
+      throws Unreachable, InterruptedException {
+    URI uri = base.resolve("api/pushes?host=" + encode(host) + "&file=" + encode(file)
+        + (measuredAt == null ? "" : "&measuredAt=" + encode(measuredAt.toString()))
+        + (toolVersion == null ? "" : "&toolVersion=" + encode(toolVersion)));
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(ANSWER)
         .header("Content-Type", contentType(file))
         .header("Accept", "application/json")

@@ -37,6 +37,7 @@ public record PushResource(Vertx vertx, Pushing pushing, PushStore pushes, Gate 
   static final int DEFAULT_LIMIT = 100;
   static final int MAX_HOST = 255;
   static final int MAX_FILE = 1000;
+  static final int MAX_TOOL_VERSION = 100;
 
   /**
    * At most {@code concurrentPushes} pushes are read and stored at once (each body up to {@link #BODY_LIMIT} held in
@@ -77,14 +78,30 @@ public record PushResource(Vertx vertx, Pushing pushing, PushStore pushes, Gate 
   private void push(RoutingContext ctx) {
     String host = source(ctx, "host", MAX_HOST);
     String file = source(ctx, "file", MAX_FILE);
+    String toolVersion = source(ctx, "toolVersion", MAX_TOOL_VERSION);
+    Instant measuredAt = measuredAt(ctx);
     Buffer body = ctx.body().buffer();
     String token = ctx.<ApiTokens.Caller>get(ApiAuth.CALLER).name();
     var remote = ctx.request().remoteAddress();
-    Pushing.Source source = new Pushing.Source(token, host, file, remote == null ? null : remote.hostAddress());
+    Pushing.Source source = new Pushing.Source(token, host, file, remote == null ? null : remote.hostAddress(),
+        measuredAt, toolVersion);
     pushing.push(source, body == null ? new byte[0] : body.getBytes()).onSuccess(outcome -> {
       ctx.response().putHeader(HttpHeaders.LOCATION, "/api/pushes/" + outcome.pushId());
       json(ctx.response(), outcome.stored() > 0 ? 201 : 200, outcome);
     }).onFailure(ctx::fail);
+  }
+
+  /** {@code measuredAt}: an ISO-8601 instant, for files that carry no time of their own. */
+  private static Instant measuredAt(RoutingContext ctx) {
+    String value = param(ctx, "measuredAt");
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(value);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new BadInput("measuredAt", "an ISO-8601 instant such as 2026-11-27T19:06:00Z, got '" + value + "'");
+    }
   }
 
   /** The source's name as the client gives it: optional, bounded, free of NUL (bounded before the store). */

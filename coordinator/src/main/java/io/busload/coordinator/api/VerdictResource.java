@@ -23,6 +23,7 @@ import io.busload.coordinator.store.VerdictStore.Point;
 import io.busload.coordinator.store.VerdictStore;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.MeasuredBy;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -137,6 +138,12 @@ public record VerdictResource(Vertx vertx, AgentStore agents, ComparisonStore an
     String problem = r.valid() ? null : r.mismatches().isEmpty() ? r.method() : r.mismatches().getFirst();
     Setting setting = new Setting(r.device().name(), r.device().fingerprint(), r.device().driverVersion(),
         r.agentVersion(), r.fatbinHash(), ClockConditions.of(r));
+    MeasuredBy tool = r.origin() == null ? null : r.origin().measuredBy();
+    if (r.valid() && r.samples().isEmpty() && tool != null) {
+      return Side.unusable(r.id().toString(), setting, "was measured by " + tool.describe() + ", whose output carries"
+          + " no samples (only its " + tool.centre() + ", min and max): History and change points use those; a"
+          + " verdict needs samples on each side");
+    }
     if (r.valid() && r.samples().isEmpty() && samplesKeptSince != null && r.measuredAt().isBefore(samplesKeptSince)) {
       return Side.unusable(r.id().toString(), setting, "has no raw samples any more: the sample retention dropped"
           + " those of results measured before " + samplesKeptSince + " (its median, spread and clocks are kept;"

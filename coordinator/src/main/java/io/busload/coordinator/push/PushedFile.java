@@ -11,9 +11,11 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.busload.coordinator.fleet.Intake;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
+import io.busload.protocol.MeasuredBy;
 import io.busload.protocol.ResultCsv;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,15 +26,30 @@ import java.util.stream.Collectors;
 /**
  * A file {@code ./busload push} brought, read into results, each with the line it starts on: the JSON array that
  * {@code ./busload run --format json} writes (and the coordinator's JSON export), or the CSV of {@code --format csv}
- * (columns by name, {@link ResultCsv}). Which of the two is told by the content, not by a name or a header a client
- * may get wrong. Anything else, a truncated file included, is refused with where reading stopped.
+ * (columns by name, {@link ResultCsv}), or another tool's output ({@link BabelStreamOutput}). Which is told by the
+ * content, not by a name or a header a client may get wrong. Anything else, a truncated file included, is refused
+ * with where reading stopped.
  *
  * @param rows the results in file order
+ * @param measuredBy the other tool whose output the file is; null for Busload's own
  */
-record PushedFile(Format format, List<Row> rows) {
+record PushedFile(Format format, List<Row> rows, MeasuredBy measuredBy) {
   private static final CsvMapper CSV = new CsvMapper();
 
-  enum Format { JSON, CSV }
+  enum Format { JSON, CSV, BABELSTREAM }
+
+  PushedFile(Format format, List<Row> rows) {
+    this(format, rows, null);
+  }
+
+  /**
+   * What the push says of a file beside its bytes, for formats that do not carry it: the host it comes from, when
+   * it was measured (the file's modification time, as {@code ./busload push} sends it) and the tool's version. Any
+   * may be null; Busload's own files need none.
+   */
+  record Context(String host, Instant measuredAt, String toolVersion) {
+    static final Context NONE = new Context(null, null, null);
+  }
 
   /**
    * One result of the file and where it lies: its first line and, for JSON, the line of each of its fields (by JSON
@@ -44,6 +61,10 @@ record PushedFile(Format format, List<Row> rows) {
   record Place(int line, String field) {}
 
   static PushedFile read(byte[] body) {
+    return read(body, Context.NONE);
+  }
+
+  static PushedFile read(byte[] body, Context context) {
     int bom = body.length >= 3 && (body[0] & 0xff) == 0xef && (body[1] & 0xff) == 0xbb && (body[2] & 0xff) == 0xbf
         ? 3 : 0; // a byte-order mark, as some editors save
     int first = bom;
@@ -60,8 +81,14 @@ record PushedFile(Format format, List<Row> rows) {
     if (head.startsWith("id,") || head.contains(",id,") || head.equals("id")) {
       return csv(body, bom);
     }
+    String text = new String(body, bom, body.length - bom, StandardCharsets.UTF_8);
+    if (BabelStreamOutput.is(text)) {
+      BabelStreamOutput.Read read = BabelStreamOutput.read(body, text, context);
+      return new PushedFile(Format.BABELSTREAM, read.rows(), read.measuredBy());
+    }
     throw PushRefused.unreadable("not a results file: expected the JSON array or the CSV that ./busload run writes"
-        + " with --format json or --format csv; this one starts with '" + shorten(head) + "'", 1);
+        + " with --format json or --format csv, or BabelStream's --csv output; this one starts with '"
+        + shorten(head) + "'", 1);
   }
 
   /** The place of {@code field} (as the checks name it: {@code device.name}, {@code params.stride}) in a row. */

@@ -61,8 +61,16 @@ public final class Pushing {
    * @param host the host the file comes from, as the client names it (may be null)
    * @param file the file's name, as the client names it (may be null)
    * @param address the network address the push came from
+   * @param measuredAt when the file was measured, as the client says (its modification time), for formats that do
+   *     not say (another tool's output); null when not given
+   * @param toolVersion the other tool's version, for its output that does not print it; null when not given
    */
-  public record Source(String token, String host, String file, String address) {}
+  public record Source(String token, String host, String file, String address, Instant measuredAt,
+      String toolVersion) {
+    public Source(String token, String host, String file, String address) {
+      this(token, host, file, address, null, null);
+    }
+  }
 
   /** What a push did: how many results the file held, how many were new, and where they are filed. */
   public record Outcome(UUID pushId, String file, String host, String format, int results, int stored,
@@ -82,13 +90,14 @@ public final class Pushing {
   private record Done(Outcome outcome, List<ResultStore.Incoming> inOrder, PushStore.Stored stored) {}
 
   private Done store(Source source, byte[] body) {
-    PushedFile file = PushedFile.read(body);
+    PushedFile file = PushedFile.read(body, new PushedFile.Context(source.host(), source.measuredAt(),
+        source.toolVersion()));
     Instant now = clock.instant();
     UUID pushId = UUID.randomUUID();
     // The network address stays with the push (GET /api/pushes shows it to admins only), out of the results that
     // every reader sees.
     Origin origin = new Origin(Origin.PUSHED, pushId.toString(), source.token(), source.host(), source.file(), null,
-        now);
+        now, file.measuredBy());
     List<PushedFile.Row> rows = checked(file, announcer::outsideWindow);
     Filing filing = new Filing(rows, origin);
     Map<UUID, PushedFile.Row> byId = new HashMap<>();

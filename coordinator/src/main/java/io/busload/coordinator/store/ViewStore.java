@@ -45,14 +45,22 @@ public final class ViewStore {
 
   /**
    * One point of a kernel's history: enough to draw it and to find the result behind it; {@code pushed} when it came
-   * by {@code ./busload push} rather than from a fleet agent (the result's origin says from where).
+   * by {@code ./busload push} rather than from a fleet agent (the result's origin says from where); {@code
+   * measuredBy} the other tool and its version ("BabelStream 5.0") where the push was that tool's output, else null.
    */
   public record HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
-      boolean pushed) {
+      boolean pushed, @com.fasterxml.jackson.annotation.JsonInclude(
+          com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String measuredBy) {
 
     /** A fleet result's point. */
     public HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth) {
-      this(resultId, deviceId, model, measuredAt, bandwidth, false);
+      this(resultId, deviceId, model, measuredAt, bandwidth, false, null);
+    }
+
+    /** A point of Busload's own measuring, pushed or not. */
+    public HistoryPoint(UUID resultId, String deviceId, String model, Instant measuredAt, double bandwidth,
+        boolean pushed) {
+      this(resultId, deviceId, model, measuredAt, bandwidth, pushed, null);
     }
   }
 
@@ -88,13 +96,14 @@ public final class ViewStore {
 
   /** The newest {@code limit} valid results of {@code kernel} with {@code params}, every device, newest first. */
   public List<HistoryPoint> history(String kernel, String params, int limit) {
-    return db.list("SELECT r.id, r.device_id, r.model, r.measured_at, r.bandwidth, p.push_id IS NOT NULL"
+    return db.list("SELECT r.id, r.device_id, r.model, r.measured_at, r.bandwidth, p.push_id IS NOT NULL,"
+        + " (r.origin::jsonb #>> '{measuredBy,tool}') || ' ' || (r.origin::jsonb #>> '{measuredBy,version}')"
         + " FROM results r LEFT JOIN pushed_results p ON p.result_id = r.id"
         + " WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.bandwidth IS NOT NULL"
         + " ORDER BY r.measured_at DESC, r.id DESC LIMIT ?", s -> {
           Database.strings(s, kernel, params);
           s.setInt(3, limit);
         }, rs -> new HistoryPoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-            Database.instant(rs, 4), rs.getDouble(5), rs.getBoolean(6)));
+            Database.instant(rs, 4), rs.getDouble(5), rs.getBoolean(6), rs.getString(7)));
   }
 }

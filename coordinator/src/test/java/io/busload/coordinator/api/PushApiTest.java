@@ -368,8 +368,8 @@ class PushApiTest {
     JsonNode oldCsv = refused(push("old.csv", String.join(",", ResultCsv.SUMMARY) + "\r\n"), 400);
 
     assertThat(text.get("detail").asText()).isEqualTo("not a results file: expected the JSON array or the CSV that"
-        + " ./busload run writes with --format json or --format csv; this one starts with 'Device: NVIDIA H100 80GB"
-        + " HBM3 (gpu1/cuda:0)'");
+        + " ./busload run writes with --format json or --format csv, or BabelStream's --csv output; this one starts"
+        + " with 'Device: NVIDIA H100 80GB HBM3 (gpu1/cuda:0)'");
     assertThat(text.get("file").asText()).isEqualTo("results.txt");
     assertThat(object.get("detail").asText()).contains("array of results").contains("single object");
     assertThat(empty.get("detail").asText()).isEqualTo("the file holds no results");

@@ -102,10 +102,16 @@ public final class History {
     }
   }
 
-  /** How much of a line came by push: said in its name, so the legend and tooltips tell. */
+  /**
+   * How much of a line came by push, and which other tools measured it: said in its name, so the legend and
+   * tooltips tell.
+   */
   static String pushed(List<HistoryPoint> rows) {
     long pushed = rows.stream().filter(HistoryPoint::pushed).count();
-    return pushed == 0 ? "" : pushed == rows.size() ? ", pushed" : ", " + pushed + " of " + rows.size() + " pushed";
+    String tools = rows.stream().map(HistoryPoint::measuredBy).filter(java.util.Objects::nonNull).distinct().sorted()
+        .collect(Collectors.joining(", "));
+    return (pushed == 0 ? "" : pushed == rows.size() ? ", pushed" : ", " + pushed + " of " + rows.size() + " pushed")
+        + (tools.isEmpty() ? "" : ", measured by " + tools);
   }
 
   private static void marks(ArrayNode series, String name, String color, String symbol, List<Change> changes) {

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** A History line says how much of it came by push, in its name (legend and tooltip). */
+/**
+ * A History line says how much of it came by push, and which other tool measured it, in its name (legend and
+ * tooltip).
+ */
 class HistoryTest {
   private static HistoryPoint point(String device, int hour, boolean pushed) {
     return new HistoryPoint(UUID.randomUUID(), device, "NVIDIA H200", Instant.EPOCH.plusSeconds(3600L * hour), 4e12,
@@ -41,5 +44,19 @@ class HistoryTest {
     assertThat(option.at("/series/0/data").size()).isEqualTo(1);
     assertThat(option.at("/series/1/name").asText()).isEqualTo("NVIDIA H200 (vm/cuda:0), pushed");
     assertThat(option.at("/series/1/data").size()).isEqualTo(1);
+  }
+
+  @Test
+  void option_anotherToolsLine_namesTheToolAndVersion() {
+    List<HistoryPoint> points = List.of(
+        new HistoryPoint(UUID.randomUUID(), "lab/cuda:0", "NVIDIA H100 80GB HBM3", Instant.EPOCH, 2.9e12, true,
+            "BabelStream 5.0"),
+        new HistoryPoint(UUID.randomUUID(), "lab/cuda:0", "NVIDIA H100 80GB HBM3", Instant.EPOCH.plusSeconds(60),
+            2.9e12, true, "BabelStream 5.0"));
+
+    var option = History.option("babelstream-copy", "elements=33554432;type=fp64", points, List.of());
+
+    assertThat(option.at("/series/0/name").asText())
+        .isEqualTo("NVIDIA H100 80GB HBM3 (lab/cuda:0), pushed, measured by BabelStream 5.0");
   }
 }

@@ -216,6 +216,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
       ResultGauges resultGauges = new ResultGauges(metrics, ResultGauges.maxDevices(System.getenv()));
+      seedGauges(resultGauges, results);
       Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
         List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
         List<CohortFlag> flags = cohortCheck.flags(figures);
@@ -372,6 +373,21 @@ public final class CoordinatorVerticle extends VerticleBase {
    * Certificates near expiry: a WARN per certificate per day, and a notice per certificate and expiry (claimed in the
    * store, so each coordinator may tell it and it is sent once).
    */
+  /**
+   * The gauges as the store left them: each device's newest run that timed memcpy-d2d within the cohort's days, read
+   * on an analysis worker (columns only) and fed on this verticle's context, where stored results feed them too.
+   */
+  private void seedGauges(ResultGauges gauges, ResultStore results) {
+    java.time.Instant since = clock.instant().minus(COHORT_DAYS);
+    analysisWorkers.executeBlocking(() -> results.newestRunFigures(
+        io.busload.kernels.Catalog.MEMCPY_D2D.name(), since), false).onSuccess(figures -> {
+          gauges.seed(figures.stream().map(f -> new ResultGauges.Figure(f.deviceId(), f.run(), f.kernel(),
+              f.bandwidth(), f.measuredAt())).toList());
+          LOG.info("metrics: {} figures of {} devices' newest runs read back for the result gauges", figures.size(),
+              figures.stream().map(ResultStore.RunFigure::deviceId).distinct().count());
+        }).onFailure(e -> LOG.warn("metrics: the result gauges start empty; reading the newest runs failed", e));
+  }
+
   private void checkCertificates() {
     expiry.warnIfNear();
     notifier.certificatesNearExpiry(expiry.near().stream()

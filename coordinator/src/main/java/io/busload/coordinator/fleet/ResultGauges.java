@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * not name is left out, so a pushed result cannot add a label value), and at most {@code maxDevices} devices are
  * exposed, the first ones seen; a device past the cap is counted in {@link #LEFT_OUT} and named once in a WARN, and
  * its figures stay in the REST API and the dashboard. The figures come from the results this coordinator stores,
- * as they are stored, so a scrape costs no query: a coordinator shows what it stored since it started (a standby,
- * what it stored since it led), and the Grafana dashboard takes the highest value over the coordinators scraped.
+ * as they are stored, so a scrape costs no query; a starting coordinator first reads back each device's newest run
+ * that timed memcpy-d2d ({@link #seed}), so a restart leaves no gap until the next sweep, and the Grafana dashboard
+ * takes the highest value over the coordinators scraped.
  *
  * <p>Fed on the event loop; read by scrapes from any thread, hence the concurrent maps and volatile fields.
  */
@@ -88,22 +89,40 @@ public final class ResultGauges {
       if (!r.valid() || r.bandwidth() == null || r.device() == null) {
         continue;
       }
-      String kernel = r.kernel();
-      String family = family(kernel);
-      boolean ceiling = Catalog.MEMCPY_D2D.name().equals(kernel);
-      if (family == null && !ceiling) {
-        continue;
-      }
-      DeviceFigures device = device(r.device().id());
-      if (device == null) {
-        continue;
-      }
-      String run = r.runId() != null ? r.runId() : "sweep:" + r.sweepId();
-      RunCeiling runCeiling = device.ceiling(run);
-      runCeiling.add(r.bandwidth(), ceiling);
-      if (family != null) {
-        device.family(family).add(runCeiling, r.bandwidth(), r.measuredAt());
-      }
+      add(new Figure(r.device().id(), r.runId() != null ? r.runId() : "sweep:" + r.sweepId(), r.kernel(),
+          r.bandwidth(), r.measuredAt()));
+    }
+  }
+
+  /**
+   * What a gauge needs of one valid result: its device, its run (or {@code sweep:ID} for a run-less one), its kernel,
+   * its bandwidth in bytes per second and when it was measured.
+   */
+  public record Figure(String deviceId, String run, String kernel, double bandwidth, Instant measuredAt) {}
+
+  /**
+   * Figures read back from the store when the coordinator starts ({@code ResultStore#newestRunFigures}), so that a
+   * restart does not empty the gauges until the next sweep; results stored since count as they arrive, and the
+   * newer of the two wins as it does between results.
+   */
+  public void seed(Collection<Figure> figures) {
+    figures.forEach(this::add);
+  }
+
+  private void add(Figure f) {
+    String family = family(f.kernel());
+    boolean ceiling = Catalog.MEMCPY_D2D.name().equals(f.kernel());
+    if (family == null && !ceiling) {
+      return;
+    }
+    DeviceFigures device = device(f.deviceId());
+    if (device == null) {
+      return;
+    }
+    RunCeiling runCeiling = device.ceiling(f.run());
+    runCeiling.add(f.bandwidth(), ceiling);
+    if (family != null) {
+      device.family(family).add(runCeiling, f.bandwidth(), f.measuredAt());
     }
   }
 

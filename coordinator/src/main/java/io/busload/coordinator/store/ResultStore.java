@@ -208,4 +208,27 @@ public final class ResultStore {
   public long resultCount() {
     return db.first("SELECT COUNT(*) FROM results", Database.Binder.NONE, rs -> rs.getLong(1)).orElseThrow();
   }
+
+  /**
+   * One valid result of a device's newest run that timed {@code memcpyKernel}: what the Prometheus gauges need to
+   * stand again after a restart. {@code run} is the run's id, or {@code sweep:ID} for results filed under none.
+   */
+  public record RunFigure(String deviceId, String run, String kernel, double bandwidth, Instant measuredAt) {}
+
+  /**
+   * The valid results of each device's newest run that timed {@code memcpyKernel} (the run whose ceiling the
+   * gauges can say), among results measured since {@code since}: columns only, no result is decoded.
+   */
+  public List<RunFigure> newestRunFigures(String memcpyKernel, Instant since) {
+    return db.list("SELECT r.device_id, COALESCE(r.run_id, 'sweep:' || r.sweep_id), r.kernel, r.bandwidth,"
+        + " r.measured_at FROM results r JOIN (SELECT DISTINCT ON (device_id) device_id, run_id, sweep_id"
+        + " FROM results WHERE kernel = ? AND valid AND bandwidth IS NOT NULL AND measured_at >= ?"
+        + " ORDER BY device_id, measured_at DESC) n ON r.device_id = n.device_id"
+        + " AND r.run_id IS NOT DISTINCT FROM n.run_id AND r.sweep_id IS NOT DISTINCT FROM n.sweep_id"
+        + " WHERE r.valid AND r.bandwidth IS NOT NULL AND r.measured_at >= ?", s -> {
+          s.setString(1, memcpyKernel);
+          s.setObject(2, Database.timestamp(since));
+          s.setObject(3, Database.timestamp(since));
+        }, rs -> new RunFigure(rs.getString(1), rs.getString(2), rs.getString(3), rs.getDouble(4), instant(rs, 5)));
+  }
 }

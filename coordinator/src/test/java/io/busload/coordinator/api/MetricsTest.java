@@ -65,6 +65,7 @@ class MetricsTest {
   private Coordinator coordinator;
   private Http http;
   private List<DeviceInfo> gpus;
+  private CoordinatorSettings settings;
 
   @BeforeEach
   void start() throws Exception {
@@ -72,7 +73,7 @@ class MetricsTest {
     ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
         ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
     Path data = Http.tokensIn(dir.resolve("data"));
-    CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
+    settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
         data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false).withBridgePort(0);
     vertx = Vertx.vertx();
     coordinator = Coordinator.deploy(vertx, settings, clock).await(60, TimeUnit.SECONDS);
@@ -112,6 +113,33 @@ class MetricsTest {
         .allSatisfy(s -> assertThat(s.type()).isEqualTo("gauge"));
     assertThat(value(samples, ResultGauges.LEFT_OUT, null, null)).isZero();
     assertThat(samples).extracting(Sample::name).contains("busload_tls_expiry_seconds", "busload_results_ingested_total");
+  }
+
+  /**
+   * A coordinator started again on the same database shows the gauges before any new result arrives: each device's
+   * newest run that timed memcpy-d2d is read back (they started empty before).
+   */
+  @Test
+  void metrics_coordinatorRestarted_gaugesReadBackFromTheStore() throws Exception {
+    measureAll();
+    coordinator.stop().await(20, TimeUnit.SECONDS);
+    coordinator = Coordinator.deploy(vertx, settings, clock).await(60, TimeUnit.SECONDS);
+    http = new Http(coordinator.httpPort());
+
+    String slow = ResultGauges.BANDWIDTH + "{device=\"" + gpus.get(3).id() + "\",family=\"stride\"}";
+    Await.until(() -> http.get("/metrics").body().contains(slow), Duration.ofSeconds(30),
+        "the restarted coordinator's gauges read back");
+    List<Sample> samples = PrometheusText.parse(http.get("/metrics").body());
+
+    for (int i = 0; i < gpus.size(); i++) {
+      String device = gpus.get(i).id();
+      double coalesced = i == 3 ? SLOW_COALESCED : COALESCED;
+      assertThat(value(samples, ResultGauges.BANDWIDTH, device, "stride")).as(device).isEqualTo(coalesced);
+      assertThat(value(samples, ResultGauges.FRACTION, device, "stride")).as(device)
+          .isCloseTo(coalesced / CEILING, org.assertj.core.data.Offset.offset(1e-12));
+      assertThat(value(samples, ResultGauges.BANDWIDTH, device, "transpose")).as(device).isEqualTo(STRIDED);
+    }
+    assertThat(samples).filteredOn(s -> s.name().equals(ResultGauges.BANDWIDTH)).hasSize(8);
   }
 
   @Test

@@ -216,7 +216,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
       ResultGauges resultGauges = new ResultGauges(metrics, ResultGauges.maxDevices(System.getenv()));
-      seedGauges(resultGauges, results);
+      seedGauges(resultGauges, results, health);
       Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
         List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
         List<CohortFlag> flags = cohortCheck.flags(figures);
@@ -236,7 +236,10 @@ public final class CoordinatorVerticle extends VerticleBase {
         ingested.increment(stored.size());
         resultGauges.stored(stored);
         regressions.check(stored).onSuccess(found -> notifier.changePoints(found.changePoints()));
-        healthWatch.check(stored).onSuccess(notifier::healthChanges);
+        healthWatch.check(stored).onSuccess(judged -> {
+          judged.forEach(v -> resultGauges.health(v.now().deviceId(), v.now().state()));
+          notifier.healthChanges(judged);
+        });
       });
       this.notifier = notifier;
       java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
@@ -377,7 +380,7 @@ public final class CoordinatorVerticle extends VerticleBase {
    * The gauges as the store left them: each device's newest run that timed memcpy-d2d within the cohort's days, read
    * on an analysis worker (columns only) and fed on this verticle's context, where stored results feed them too.
    */
-  private void seedGauges(ResultGauges gauges, ResultStore results) {
+  private void seedGauges(ResultGauges gauges, ResultStore results, HealthStore health) {
     java.time.Instant since = clock.instant().minus(COHORT_DAYS);
     analysisWorkers.executeBlocking(() -> results.newestRunFigures(
         io.busload.kernels.Catalog.MEMCPY_D2D.name(), since), false).onSuccess(figures -> {
@@ -386,6 +389,9 @@ public final class CoordinatorVerticle extends VerticleBase {
           LOG.info("metrics: {} figures of {} devices' newest runs read back for the result gauges", figures.size(),
               figures.stream().map(ResultStore.RunFigure::deviceId).distinct().count());
         }).onFailure(e -> LOG.warn("metrics: the result gauges start empty; reading the newest runs failed", e));
+    analysisWorkers.executeBlocking(health::devices, false)
+        .onSuccess(known -> known.forEach(d -> gauges.seedHealth(d.deviceId(), d.state())))
+        .onFailure(e -> LOG.warn("metrics: the health gauges start empty; reading the stored verdicts failed", e));
   }
 
   private void checkCertificates() {

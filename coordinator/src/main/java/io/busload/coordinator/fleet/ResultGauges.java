@@ -1,5 +1,6 @@
 package io.busload.coordinator.fleet;
 
+import io.busload.analysis.health.HealthState;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.Family;
 import io.busload.kernels.KernelSpec;
@@ -37,10 +38,11 @@ public final class ResultGauges {
   public static final String BANDWIDTH = "busload_device_bandwidth_bytes_per_second";
   public static final String FRACTION = "busload_device_fraction_of_ceiling";
   public static final String COHORT_FLAGS = "busload_device_cohort_flags";
+  public static final String HEALTH = "busload_device_health_state";
   public static final String LEFT_OUT = "busload_device_metrics_left_out";
   /**
    * The setting of the cap on devices exposed, and its default: with the catalog's 10 measuring families, at most
-   * 2,000 × (10 × 2 + 1) = 42,000 series.
+   * 2,000 × (10 × 2 + 2) = 44,000 series.
    */
   public static final String MAX_DEVICES_SETTING = "BUSLOAD_METRICS_MAX_DEVICES";
   public static final int DEFAULT_MAX_DEVICES = 2_000;
@@ -151,6 +153,35 @@ public final class ResultGauges {
     }
   }
 
+  /**
+   * A device's health verdict as it stands (docs/design/health.md): 0 HEALTHY, 1 DEGRADED, 2 FAILED, so that an alert
+   * is {@code busload_device_health_state > 0}. Fed with every verdict the coordinator stores, and at start with the
+   * stored ones.
+   */
+  public void health(String deviceId, HealthState state) {
+    health(deviceId, state, true);
+  }
+
+  /** A stored verdict read back at start: it gives way to any verdict that came in meanwhile. */
+  public void seedHealth(String deviceId, HealthState state) {
+    health(deviceId, state, false);
+  }
+
+  private void health(String deviceId, HealthState state, boolean fresh) {
+    DeviceFigures device = device(deviceId);
+    if (device == null || !fresh && device.health >= 0) {
+      return;
+    }
+    boolean first = device.health < 0;
+    device.health = state.ordinal();
+    if (first) {
+      Gauge.builder(HEALTH, device, d -> d.health).tag("device", deviceId)
+          .description("the device's health verdict from its error counters, memcpy floor and throttling: 0 HEALTHY,"
+              + " 1 DEGRADED, 2 FAILED")
+          .register(registry);
+    }
+  }
+
   private DeviceFigures device(String id) {
     DeviceFigures known = devices.get(id);
     if (known != null) {
@@ -214,6 +245,8 @@ public final class ResultGauges {
       }
     };
     private volatile long flags;
+    /** The health verdict's ordinal; -1 until one is known, and then a gauge exists. */
+    private volatile int health = -1;
 
     DeviceFigures(String id) {
       this.id = id;

@@ -82,4 +82,18 @@ class ResultGaugesTest {
     tree.put("bandwidth", bandwidth);
     return JsonCodec.MAPPER.convertValue(tree, KernelResult.class);
   }
+
+  @Test
+  void health_verdictsAsOrdinals_aStoredOneReadBackGivesWayToALiveOne() {
+    ResultGauges gauges = new ResultGauges(registry, 10);
+
+    gauges.health("h/cuda:0", io.busload.analysis.health.HealthState.DEGRADED);
+    gauges.seedHealth("h/cuda:0", io.busload.analysis.health.HealthState.HEALTHY);
+    gauges.seedHealth("h/cuda:1", io.busload.analysis.health.HealthState.FAILED);
+    gauges.health("h/cuda:1", io.busload.analysis.health.HealthState.HEALTHY);
+
+    String text = registry.scrape();
+    assertThat(text).contains(ResultGauges.HEALTH + "{device=\"h/cuda:0\"} 1.0")
+        .contains(ResultGauges.HEALTH + "{device=\"h/cuda:1\"} 0.0");
+  }
 }

@@ -246,6 +246,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       if (remembered.bridgeTls() != null) {
         expiry = new CertificateExpiry(clock, warnBefore, remembered.bridgeTls());
         expiry.register(metrics);
+        io.busload.coordinator.fleet.MemberCertificatesWatch.register(vertx, expiry, this::checkCertificates);
         checkCertificates();
         certificateTimer = vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
       }

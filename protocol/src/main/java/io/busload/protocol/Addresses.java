@@ -19,6 +19,11 @@ public final class Addresses {
   public static final String LIVE_REGRESSIONS = "busload.live.regressions";
   /** Coordinator to everyone, publish: a {@link RunStatus} once the coordinator has recorded it. */
   public static final String LIVE_RUNS = "busload.live.runs";
+  /**
+   * Every TLS cluster member but coordinators to every coordinator, publish: {@link MemberCertificates}, the
+   * certificates the member's event bus runs on, so that the coordinators watch their expiry as they watch their own.
+   */
+  public static final String MEMBER_CERTIFICATES = "busload.member.certificates";
 
   /**
    * Agents that are not cluster members reach the fleet through a coordinator's event-bus bridge, with

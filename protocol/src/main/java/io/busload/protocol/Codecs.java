@@ -6,7 +6,8 @@ import java.util.List;
 /** Registers the codec of every message record, once per Vert.x instance. */
 public final class Codecs {
   static final List<Class<? extends Protocol.Message>> MESSAGES = List.of(
-      AgentHello.class, Heartbeat.class, RunRequest.class, RunStatus.class, KernelResult.class, Ack.class);
+      AgentHello.class, Heartbeat.class, RunRequest.class, RunStatus.class, KernelResult.class, Ack.class,
+      MemberCertificates.class);
 
   private Codecs() {}
 

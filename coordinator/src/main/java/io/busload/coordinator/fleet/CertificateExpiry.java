@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * When the certificates the fleet runs on run out: the coordinator's own chain and the CAs it trusts, and the agent
- * certificates its bridge has seen. Members issued together expire together, so the fleet stops on that day unless
+ * When the certificates the fleet runs on run out: the coordinator's own chain and the CAs it trusts, the agent
+ * certificates its bridge has seen, and those that cluster members (agents on the cluster path, dashboards) say they
+ * run on ({@link #reported}). Members issued together expire together, so the fleet stops on that day unless
  * someone renews; this makes the day visible in {@code /metrics} ({@code busload_tls_expiry_seconds}, the
  * coordinator's earliest, for an alert), in the log (a WARN per certificate per day from {@link #WARN_BEFORE}
  * ahead), and to the notices and the dashboard through {@link #near}.
@@ -45,6 +46,17 @@ public final class CertificateExpiry {
   private volatile X509Certificate earliest;
   /** The newest agent certificate seen per subject: a renewed one replaces the one it renews. */
   private final Map<String, X509Certificate> agents = new ConcurrentHashMap<>();
+  /**
+   * What each cluster member said it runs on, by role, host and its own certificate's subject; a member's newest word
+   * replaces its last, and a member silent for {@link #REPORTS_KEPT} is dropped (it left; its certificates matter no
+   * more). At most {@link #MAX_MEMBERS} members are kept.
+   */
+  private final Map<String, Reported> members = new ConcurrentHashMap<>();
+  static final Duration REPORTS_KEPT = Duration.ofHours(3);
+  static final int MAX_MEMBERS = 10_000;
+
+  private record Reported(Instant heardAt, List<io.busload.protocol.MemberCertificates.Certificate> certificates) {}
+
   /** The day (UTC) each certificate was last warned of, by subject and serial. */
   private final Map<String, LocalDate> warned = new ConcurrentHashMap<>();
 
@@ -96,6 +108,21 @@ public final class CertificateExpiry {
     return true;
   }
 
+  /**
+   * A cluster member's word on its certificates ({@code MemberCertificatesWatch} checked its bounds); returns whether
+   * it names a certificate not heard of from that member before, so the caller can look at the expiries again.
+   */
+  public boolean reported(io.busload.protocol.MemberCertificates report) {
+    Instant now = clock.instant();
+    members.values().removeIf(r -> r.heardAt().isBefore(now.minus(REPORTS_KEPT)));
+    String key = report.role() + "|" + report.member() + "|" + report.certificates().getFirst().subject();
+    if (!members.containsKey(key) && members.size() >= MAX_MEMBERS) {
+      return false;
+    }
+    Reported before = members.put(key, new Reported(now, report.certificates()));
+    return before == null || !before.certificates().equals(report.certificates());
+  }
+
   public void register(MeterRegistry registry) {
     Gauge.builder(GAUGE, this, e -> e.remaining().toSeconds())
         .description("seconds until the earliest expiry among the coordinator's certificate chain and trusted CAs")
@@ -115,11 +142,25 @@ public final class CertificateExpiry {
     Instant now = clock.instant();
     List<X509Certificate> all = new ArrayList<>(own);
     all.addAll(agents.values());
-    return all.stream()
-        .filter(c -> Duration.between(now, c.getNotAfter().toInstant()).compareTo(warnBefore) < 0)
-        .sorted(Comparator.comparing(X509Certificate::getNotAfter))
-        .map(c -> new Expiring(role(c), c.getSubjectX500Principal().getName(), c.getSerialNumber().toString(16),
-            c.getNotAfter().toInstant(), Duration.between(now, c.getNotAfter().toInstant()).toDays()))
+    Map<String, Expiring> bySerial = new java.util.LinkedHashMap<>();
+    for (X509Certificate c : all) {
+      Instant notAfter = c.getNotAfter().toInstant();
+      bySerial.putIfAbsent(c.getSubjectX500Principal().getName() + "#" + c.getSerialNumber().toString(16),
+          new Expiring(role(c), c.getSubjectX500Principal().getName(), c.getSerialNumber().toString(16), notAfter,
+              Duration.between(now, notAfter).toDays()));
+    }
+    for (Reported r : members.values()) {
+      if (r.heardAt().isBefore(now.minus(REPORTS_KEPT))) {
+        continue;
+      }
+      for (var c : r.certificates()) {
+        bySerial.putIfAbsent(c.subject() + "#" + c.serial(), new Expiring(c.role(), c.subject(), c.serial(),
+            c.notAfter(), Duration.between(now, c.notAfter()).toDays()));
+      }
+    }
+    return bySerial.values().stream()
+        .filter(e -> Duration.between(now, e.notAfter()).compareTo(warnBefore) < 0)
+        .sorted(Comparator.comparing(Expiring::notAfter))
         .toList();
   }
 

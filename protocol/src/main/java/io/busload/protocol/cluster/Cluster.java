@@ -34,8 +34,8 @@ public final class Cluster {
         .setHost(settings.host())
         .setPort(settings.eventBusPort())
         .setClusterPublicHost(settings.publicHost());
+    FleetTls.Loaded tls = null;
     if (settings.tls() != null) {
-      FleetTls.Loaded tls;
       try {
         tls = settings.tls().load(settings.role());
       } catch (IllegalStateException e) {
@@ -54,7 +54,14 @@ public final class Cluster {
     }
     FleetClusterManager manager = new FleetClusterManager(hazelcastConfig(settings));
     VertxOptions options = new VertxOptions().setEventBusOptions(eventBus);
-    return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register);
+    FleetTls.Loaded loaded = tls;
+    return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register)
+        .map(vertx -> {
+          if (loaded != null) {
+            CertificateReports.start(vertx, settings, loaded);
+          }
+          return vertx;
+        });
   }
 
   /**

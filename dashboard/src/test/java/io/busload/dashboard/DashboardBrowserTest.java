@@ -761,6 +761,70 @@ class DashboardBrowserTest {
     }
   }
 
+  /**
+   * The link a notice carries opens the right view: a step of -5% in an L40S's stride-2 history makes the coordinator
+   * send one change-point notice to a webhook served here, with the dashboard's address set as the notices' base;
+   * the browser opens the notice's own link and lands on that kernel's History with the change point marked.
+   */
+  @Test
+  @Order(16)
+  void notificationLink_stepInADevicesHistory_theNoticesLinkOpensItsHistoryWithTheChangePoint() throws Exception {
+    DeviceInfo l40s = new DeviceInfo("host-n/cuda:0", DeviceInfo.CUDA, "NVIDIA L40S", "GPU-n0", "8.9", 142, 96L << 20,
+        48L << 30, 2_250_000_000L, 384, 864e9, "580.65");
+    List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+    com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    hook.createContext("/hook", exchange -> {
+      try (var in = exchange.getRequestBody()) {
+        bodies.add(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    hook.start();
+    try (FleetDouble agentN = new FleetDouble(coordinator.vertx(), "agent-n", "host-n", List.of(l40s))) {
+      send("PUT", "/api/notifications/settings", "{\"dashboardUrl\":\"" + url("") + "\"}", 200);
+      send("POST", "/api/notifications/targets", "{\"name\":\"l40s hook\",\"kind\":\"webhook\",\"secrets\":"
+          + "{\"url\":\"http://127.0.0.1:" + hook.getAddress().getPort() + "/hook\",\"key\":\"k3y-0f-the-hook-4411\"},"
+          + "\"filter\":{\"events\":[\"change-point\"],\"models\":[\"L40S\"]}}", 201);
+      Instant start = Instant.now().minus(40, ChronoUnit.HOURS);
+      for (int i = 0; i < 30; i++) {
+        agentN.result(result(l40s, "stride-copy-fp32", Map.of("elements", 1 << 24, "stride", 2),
+            (i < 20 ? 0.60e12 : 0.57e12), start.plus(i, ChronoUnit.HOURS), null, null, l40s.driverVersion()));
+      }
+      long until = System.nanoTime() + PATIENCE.toNanos();
+      while (bodies.isEmpty()) {
+        assertThat(System.nanoTime()).as("a change-point notice within " + PATIENCE).isLessThan(until);
+        Thread.sleep(200);
+      }
+      Thread.sleep(2000);
+      assertThat(bodies).as("one notice for one step").hasSize(1);
+      String link = io.busload.protocol.JsonCodec.MAPPER.readTree(bodies.getFirst()).get("link").asText();
+      assertThat(link).startsWith(url("history?"));
+
+      long started = System.nanoTime();
+      page.navigate(link);
+      page.waitForFunction(chartHas("history-chart", "o.series.some(s => s.id === 'host-n/cuda:0')"
+          + " && o.series.find(s => s.id === 'host-n/cuda:0').markLine"));
+      loadMillis.put("history-from-notice", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      assertThat(chart("history-chart", "o.title[0].text + '|' + o.title[0].subtext")).asString()
+          .contains("stride-copy-fp32").endsWith("|elements=16777216;stride=2");
+      assertThat(chart("history-chart", "o.series.find(s => s.id === 'host-n/cuda:0').data.length")).isEqualTo(30);
+      assertThat(chart("history-chart", "o.series.find(s => s.id === 'host-n/cuda:0').markLine.data"
+          + ".map(d => d.name).join(',')")).asString().startsWith("change point -5.0%");
+      screenshot("history-from-notice");
+    } finally {
+      hook.stop(0);
+    }
+  }
+
+  private void send(String method, String path, String json, int expected) throws Exception {
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(coordinatorUrl + path))
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + API_TOKEN)
+        .method(method, HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isEqualTo(expected);
+  }
+
   /** A result as another agent sends it for one of its runs: the measurement unchanged. */
   private static KernelResult readdressed(KernelResult r, RunRequest run, String agentId, DeviceInfo device,
       Instant at) {

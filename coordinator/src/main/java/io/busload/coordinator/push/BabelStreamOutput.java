@@ -35,6 +35,8 @@ final class BabelStreamOutput {
       + " SMs\\((\\d+),(\\d+)\\) Memory: (\\d+) MHz x (\\d+)-bit");
   private static final Pattern DRIVER = Pattern.compile("^CUDA Driver: (\\d+)$");
   private static final Pattern VERSION = Pattern.compile("^Version: (\\S+)$");
+  /** A version as tools print them ("5.0", "v5.0-rc1+cuda"): it is shown in views and logs, so nothing else. */
+  private static final Pattern VERSION_TEXT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
   private static final List<String> COLUMNS_AFTER_UNIT = List.of("min_runtime", "max_runtime", "avg_runtime");
   /** Bytes one launch reads and writes, in arrays of {@code n_elements}, as BabelStream's weights count them. */
   private static final Map<String, int[]> ARRAYS = Map.of(
@@ -84,6 +86,10 @@ final class BabelStreamOutput {
     if (version == null) {
       throw PushRefused.badRow(1, "toolVersion", null, "BabelStream's CSV does not print its version: push with"
           + " --tool-version (the 'Version:' line of its output without --csv)");
+    }
+    if (!VERSION_TEXT.matcher(version).matches()) {
+      throw PushRefused.badRow(1, "toolVersion", null, "a version of letters, digits and . _ + - (at most 100),"
+          + " as the tool prints it; got '" + version.replaceAll("\\p{Cntrl}", "?") + "'");
     }
     if (context.measuredAt() == null) {
       throw PushRefused.badRow(1, "measuredAt", null, "BabelStream's output carries no time: push with ./busload push"

@@ -86,7 +86,7 @@ class BabelStreamOutputTest {
   }
 
   @Test
-  void read_withoutVersionOrTime_refusedNamingWhatToGive() throws Exception {
+  void read_withoutVersionOrTimeOrWithAForgedVersion_refusedNamingTheField() throws Exception {
     byte[] csv = file("h100", "fp64-1.csv");
 
     PushRefused noVersion = catchThrowableOfType(PushRefused.class,
@@ -94,9 +94,14 @@ class BabelStreamOutputTest {
     PushRefused noTime = catchThrowableOfType(PushRefused.class,
         () -> PushedFile.read(csv, new PushedFile.Context("lab", null, "5.0")));
 
+    PushRefused forged = catchThrowableOfType(PushRefused.class,
+        () -> PushedFile.read(csv, new PushedFile.Context("lab", AT, "5.0\n12:00:00 ERROR forged log line")));
+
     assertThat(noVersion.field()).isEqualTo("toolVersion");
     assertThat(noVersion.getMessage()).contains("--tool-version");
     assertThat(noTime.field()).isEqualTo("measuredAt");
+    assertThat(forged.field()).isEqualTo("toolVersion");
+    assertThat(forged.getMessage()).contains("5.0?12:00:00");
   }
 
   @Test

@@ -1,8 +1,16 @@
 package io.busload.coordinator.api;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import io.busload.protocol.JsonCodec;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
@@ -35,6 +43,46 @@ final class Requests {
   static byte[] bodyBytes(RoutingContext ctx) {
     Buffer body = ctx.body().buffer();
     return body == null ? null : body.getBytes();
+  }
+
+  /**
+   * The project's JSON mapping, but a number, boolean, object or array where a body's string belongs is refused, not
+   * turned into a string: {@code "device": 7} names no device.
+   */
+  private static final ObjectMapper BODIES = JsonCodec.MAPPER.copy();
+
+  static {
+    BODIES.coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+  }
+
+  /**
+   * The body read by {@link #body()} bound to the record {@code type} (unknown fields ignored). A body that is not
+   * JSON, or not the JSON object {@code shape} describes, is a {@link BadInput} naming {@code body}; a field of the
+   * wrong type is one naming that field.
+   */
+  static <T> T bodyAs(RoutingContext ctx, Class<T> type, String shape) {
+    byte[] bytes = bodyBytes(ctx);
+    T value;
+    try {
+      value = bytes == null ? null : BODIES.readValue(bytes, type);
+    } catch (JsonParseException e) {
+      throw new BadInput("body", "not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+    } catch (MismatchedInputException e) {
+      String field = e.getPath().isEmpty() ? null : e.getPath().getFirst().getFieldName();
+      if (field == null) {
+        throw new BadInput("body", shape);
+      }
+      throw new BadInput(field, e.getTargetType() == String.class ? "must be a string"
+          : "of the wrong type: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new BadInput("body", "not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+    }
+    if (value == null) {
+      throw new BadInput("body", shape);
+    }
+    return value;
   }
 
   /** A query parameter, trimmed; null when absent or blank. */

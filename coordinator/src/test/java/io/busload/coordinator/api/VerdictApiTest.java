@@ -148,6 +148,49 @@ class VerdictApiTest {
   }
 
   @Test
+  void acceptedChange_badBodies_400NamingTheFieldWithItsDetailAndNothingStored() {
+    String gpu = gpus.getFirst().id();
+    String[][] cases = {
+        {"{\"device\":", "body", "not JSON: "},
+        {"", "body", "a JSON object {\"device\", \"kernel\", \"params\", \"from\", \"why\"}"},
+        {"null", "body", "a JSON object {\"device\", \"kernel\", \"params\", \"from\", \"why\"}"},
+        {"[{\"device\":\"" + gpu + "\"}]", "body", "a JSON object {\"device\", \"kernel\", \"params\", \"from\", \"why\"}"},
+        {"\"" + gpu + "\"", "body", "a JSON object {\"device\", \"kernel\", \"params\", \"from\", \"why\"}"},
+        {"{\"why\":\"new driver\"}", "device", "missing; the device whose baseline restarts, such as host/cuda:0"},
+        {"{\"device\":7,\"why\":\"new driver\"}", "device", "must be a string"},
+        {"{\"device\":\"" + gpu + "\",\"why\":true}", "why", "must be a string"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"kernel\":{\"a\":1}}", "kernel", "must be a string"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"params\":[\"a\"]}", "params", "must be a string"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"by\":1.5}", "by", "must be a string"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"from\":1700000000}", "from", "must be a string"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"a\\u0000b\"}", "why", "must not contain NUL characters"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"" + "w".repeat(2001) + "\"}", "why", "at most 2000 characters, got 2001"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"by\":\"" + "b".repeat(201) + "\"}", "by", "at most 200 characters, got 201"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"params\":\"stride=4\"}", "params", "params need a kernel"},
+        {"{\"device\":\"" + gpu + "\",\"why\":\"x\",\"from\":\"yesterday\"}", "from",
+            "not an ISO-8601 instant such as 2026-11-01T00:00:00Z: 'yesterday'"},
+    };
+    for (String[] c : cases) {
+      HttpResponse<String> refused = http.post("/api/accepted-changes", c[0]);
+      assertThat(refused.statusCode()).as(c[0]).isEqualTo(400);
+      JsonNode problem = Http.json(refused);
+      assertThat(problem.get("field").asText()).as(c[0]).isEqualTo(c[1]);
+      assertThat(problem.get("detail").asText()).as(c[0]).startsWith(c[2]);
+    }
+    assertThat(Http.json(http.get("/api/accepted-changes"))).isEmpty();
+    // Padding and unknown fields are no fault: the mark is stored with its fields trimmed.
+    HttpResponse<String> accepted = http.post("/api/accepted-changes", "{\"device\":\" " + gpu + " \",\"kernel\":"
+        + "\"\",\"why\":\" new card \",\"by\":\"ana\",\"colour\":[1]}");
+    assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+    JsonNode mark = Http.json(accepted);
+    assertThat(mark.get("deviceId").asText()).isEqualTo(gpu);
+    assertThat(mark.get("kernel").isNull()).isTrue();
+    assertThat(mark.get("reason").asText()).isEqualTo("new card");
+    assertThat(mark.get("acceptedBy").asText()).isEqualTo("ana via tests");
+    assertThat(accepted.headers().firstValue("Location")).hasValue("/api/accepted-changes?device=" + gpu);
+  }
+
+  @Test
   void acceptedChange_withReason_restartsTheBaselineAndChangesNoResult() throws Exception {
     DeviceInfo gpu = gpus.getFirst();
     for (int i = 0; i < 10; i++) {

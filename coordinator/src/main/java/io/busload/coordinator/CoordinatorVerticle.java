@@ -78,15 +78,14 @@ import org.slf4j.LoggerFactory;
  * database work, which blocks, runs on worker threads.
  *
  * <p>It builds the parts, connects them, runs their once-a-second tick and stops them in order. Leading or standing
- * by is {@link LeaderRole}'s, the heartbeats a standby shows are {@link HeartbeatMirror}'s, and the meters that read
- * several parts are {@link CoordinatorMetrics}'; all of them run on this verticle's event loop.
+ * by is {@link LeaderRole}'s, the heartbeats a standby shows are {@link HeartbeatMirror}'s, renewed and expiring
+ * certificates are {@link CertificateWatch}'s, and the meters that read several parts are {@link
+ * CoordinatorMetrics}'; all of them run on this verticle's event loop.
  */
 public final class CoordinatorVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
   /** Often enough to see an agent go offline within a second of the 10 s limit. */
   private static final long TICK_MILLIS = 1000;
-  /** How often the certificate files are checked for renewal. */
-  private static final Duration TLS_RELOAD_EVERY = Duration.ofSeconds(5);
   /** The cohort notices compare the figures of this many days, as GET /api/cohort-flags does by default. */
   private static final java.time.Duration COHORT_DAYS = java.time.Duration.ofDays(30);
 
@@ -98,16 +97,9 @@ public final class CoordinatorVerticle extends VerticleBase {
   private HttpServer server;
   private ApiTokens tokens;
   private io.busload.coordinator.fleet.AgentBridge bridge;
-  private CertificateExpiry expiry;
-  private Notifier notifier;
-  /**
-   * How often certificates are looked at for their expiry: each is warned of once a day, and one seen for the first
-   * time (an agent's, at its connection; a renewed one) is looked at then.
-   */
-  private static final Duration CERTIFICATES_EVERY = Duration.ofHours(1);
+  private CertificateWatch certificates;
   private int bridgePort = -1;
   private long timer = -1;
-  private long certificateTimer = -1;
   private long ticks;
   private final CoordinatorMetrics metrics = new CoordinatorMetrics();
   /** The queue-depth gauge reads the store every few seconds, not on every scrape. */
@@ -226,14 +218,10 @@ public final class CoordinatorVerticle extends VerticleBase {
           notifier.healthChanges(judged);
         });
       });
-      this.notifier = notifier;
       java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
-      if (remembered.bridgeTls() != null) {
-        expiry = new CertificateExpiry(clock, warnBefore, remembered.bridgeTls());
-        expiry.register(metrics.registry());
-        checkCertificates();
-        certificateTimer = vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
-      }
+      certificates = new CertificateWatch(vertx, settings, notifier, remembered.bridgeTls() == null ? null
+          : new CertificateExpiry(clock, warnBefore, remembered.bridgeTls()));
+      certificates.start(metrics.registry());
       metrics.batcher(batcher);
       restGuard = new ConnectionGuard(vertx, "REST", limits.restConnectionsPerClient(), limits.headerTimeout(),
           limits.retryAfter());
@@ -258,7 +246,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
-          new CertificateResource(() -> expiry == null ? List.of() : expiry.near(), warnBefore),
+          new CertificateResource(certificates::near, warnBefore),
           new BackupResource(vertx, database.apart("busload-backup", 1), settings.dataDir()),
           new HealthResource(vertx, database), new VersionResource()));
       // Raw samples age out on the leader, off the event loop; a standby's run does nothing.
@@ -288,11 +276,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
         bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals)
-            .certificates(certificate -> {
-              if (expiry != null && expiry.agent(certificate)) {
-                checkCertificates();
-              }
-            })
+            .certificates(certificates::agent)
             .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
                 limits.bridgeConnectionsPerClient());
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
@@ -308,48 +292,12 @@ public final class CoordinatorVerticle extends VerticleBase {
               .listen())
           .onSuccess(listening -> {
             server = listening;
-            watchCertificates();
+            certificates.reload(bridge, listening);
             LOG.info("REST API on {}://{}:{}/api/agents, data in {}", settings.restTls() ? "https" : "http",
                 settings.httpHost(), listening.actualPort(), settings.dataDir());
             queues.wake(fleet.devices());
           });
     });
-  }
-
-  /**
-   * Renewed certificates in the member directory take effect for new connections to the bridge and the REST API,
-   * without a restart and without dropping connected agents. The event bus of a cluster member reads its
-   * certificates when it starts only.
-   */
-  private void watchCertificates() {
-    io.busload.protocol.cluster.FleetTls tls = settings.cluster().tls();
-    if (tls == null) {
-      return;
-    }
-    io.busload.protocol.cluster.TlsReload.watch(vertx, tls, ClusterSettings.COORDINATOR, TLS_RELOAD_EVERY,
-        renewed -> {
-          if (bridge != null) {
-            bridge.updateTls(renewed).onFailure(e -> LOG.warn("the bridge kept its certificates: {}", e.toString()));
-          }
-          if (settings.restTls()) {
-            server.updateSSLOptions(renewed.httpsSsl())
-                .onFailure(e -> LOG.warn("the REST API kept its certificates: {}", e.toString()));
-          }
-          if (expiry != null) {
-            expiry.update(renewed);
-            checkCertificates();
-          }
-        });
-  }
-
-  /**
-   * Certificates near expiry: a WARN per certificate per day, and a notice per certificate and expiry (claimed in the
-   * store, so each coordinator may tell it and it is sent once).
-   */
-  private void checkCertificates() {
-    expiry.warnIfNear();
-    notifier.certificatesNearExpiry(expiry.near().stream()
-        .map(e -> new Notifier.Certificate(e.role(), e.subject(), e.serial(), e.notAfter())).toList());
   }
 
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {
@@ -387,8 +335,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
-    if (certificateTimer >= 0) {
-      vertx.cancelTimer(certificateTimer);
+    if (certificates != null) {
+      certificates.stop();
     }
     if (tokens != null) {
       tokens.stop();

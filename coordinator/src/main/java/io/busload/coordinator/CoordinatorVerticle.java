@@ -39,10 +39,6 @@ import io.busload.coordinator.store.ComparisonStore;
 import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.ScheduleStore;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.concurrent.atomic.AtomicLong;
 import io.busload.coordinator.fleet.CertificateExpiry;
 import io.busload.coordinator.fleet.Fleet;
 import io.busload.coordinator.fleet.Intake;
@@ -64,14 +60,12 @@ import io.busload.coordinator.store.SweepStore;
 import io.busload.coordinator.store.ViewStore;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,13 +76,16 @@ import org.slf4j.LoggerFactory;
  * <p>One verticle instance on purpose: its event loop is the only thread that touches {@link Fleet} and
  * {@link RunQueues}, which is what keeps "one run at a time per device" free of locks and races. The
  * database work, which blocks, runs on worker threads.
+ *
+ * <p>It builds the parts, connects them, runs their once-a-second tick and stops them in order. Leading or standing
+ * by is {@link LeaderRole}'s, the heartbeats a standby shows are {@link HeartbeatMirror}'s, renewed and expiring
+ * certificates are {@link CertificateWatch}'s, and the meters that read several parts are {@link
+ * CoordinatorMetrics}'; all of them run on this verticle's event loop.
  */
 public final class CoordinatorVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorVerticle.class);
   /** Often enough to see an agent go offline within a second of the 10 s limit. */
   private static final long TICK_MILLIS = 1000;
-  /** How often the certificate files are checked for renewal. */
-  private static final Duration TLS_RELOAD_EVERY = Duration.ofSeconds(5);
   /** The cohort notices compare the figures of this many days, as GET /api/cohort-flags does by default. */
   private static final java.time.Duration COHORT_DAYS = java.time.Duration.ofDays(30);
 
@@ -100,35 +97,17 @@ public final class CoordinatorVerticle extends VerticleBase {
   private HttpServer server;
   private ApiTokens tokens;
   private io.busload.coordinator.fleet.AgentBridge bridge;
-  private CertificateExpiry expiry;
-  private Notifier notifier;
-  /**
-   * How often certificates are looked at for their expiry: each is warned of once a day, and one seen for the first
-   * time (an agent's, at its connection; a renewed one) is looked at then.
-   */
-  private static final Duration CERTIFICATES_EVERY = Duration.ofHours(1);
+  private CertificateWatch certificates;
   private int bridgePort = -1;
   private long timer = -1;
-  private long certificateTimer = -1;
   private long ticks;
-  private final AtomicLong queued = new AtomicLong();
-  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final CoordinatorMetrics metrics = new CoordinatorMetrics();
   /** The queue-depth gauge reads the store every few seconds, not on every scrape. */
   private static final int QUEUE_GAUGE_TICKS = 5;
-  /** How often (in ticks) the leader writes agents' last heartbeats and a standby reads them. */
-  private static final int MIRROR_TICKS = 2;
   private LeaderLease lease;
-  private boolean renewing;
-  private Leadership leadership;
-  private Intake intake;
-  /** The intake's consumers while this coordinator leads; null while it follows. */
-  private List<MessageConsumer<?>> consumers;
-  /** Leading now, as last seen by {@link #lead}; a change of leader is acted on once. */
-  private boolean leading;
-  private boolean changingHands;
+  private LeaderRole role;
+  private HeartbeatMirror mirror;
   private WireRefusals wire;
-  private boolean mirroring;
-  private Instant lastMirrored = Instant.EPOCH;
   private io.vertx.core.WorkerExecutor ingestWorkers;
   private io.vertx.core.WorkerExecutor analysisWorkers;
   private ConnectionGuard restGuard;
@@ -196,8 +175,10 @@ public final class CoordinatorVerticle extends VerticleBase {
       sweeps = new SweepStore(database);
       Fleet fleet = new Fleet();
       remembered.agents().forEach(fleet::remember);
-      leadership = new Leadership(lease);
-      RunQueues queues = new RunQueues(vertx, sweeps, fleet, clock, () -> leading);
+      Leadership leadership = new Leadership(lease);
+      role = new LeaderRole(vertx, lease, leadership, agents, sweeps, fleet);
+      mirror = new HeartbeatMirror(vertx, agents, fleet, clock, role);
+      RunQueues queues = new RunQueues(vertx, sweeps, fleet, clock, role::leading);
       queues.restore(remembered.active());
       ResultStore results = new ResultStore(database);
       Limits limits = settings.limits();
@@ -215,8 +196,8 @@ public final class CoordinatorVerticle extends VerticleBase {
       HealthWatch healthWatch = new HealthWatch(vertx, health, clock);
       NotificationStore notifications = new NotificationStore(database);
       CohortCheck cohortCheck = new CohortCheck(CohortCheck.Settings.defaults());
-      ResultGauges resultGauges = new ResultGauges(metrics, ResultGauges.maxDevices(System.getenv()));
-      seedGauges(resultGauges, results, health);
+      ResultGauges resultGauges = metrics.resultGauges(results, health, analysisWorkers,
+          clock.instant().minus(COHORT_DAYS));
       Notifier notifier = new Notifier(vertx, notifications, verdicts, agents, sweeps, () -> {
         List<DeviceFigure> figures = CohortFigures.since(verdicts, clock.instant().minus(COHORT_DAYS));
         List<CohortFlag> flags = cohortCheck.flags(figures);
@@ -224,13 +205,9 @@ public final class CoordinatorVerticle extends VerticleBase {
             flags.stream().collect(Collectors.groupingBy(CohortFlag::deviceId, Collectors.counting())));
         return CohortState.of(figures, flags);
       }, clock);
-      Counter ingested = Counter.builder("busload_results_ingested").description("results stored (new, not redelivered)")
-          .register(metrics);
-      Gauge.builder("busload_agents_online", fleet, f -> f.view(clock.instant()).stream().filter(a -> a.online()).count())
-          .description("agents heard from within the offline limit").register(metrics);
-      Gauge.builder("busload_runs_queued", queued, AtomicLong::get).description("runs waiting in device queues")
-          .register(metrics);
-      Refusals refusals = new Refusals(metrics);
+      Counter ingested = metrics.ingested();
+      metrics.fleet(fleet, clock);
+      Refusals refusals = new Refusals(metrics.registry());
       ResultBatcher batcher = new ResultBatcher(vertx, ingestWorkers, limits.pendingResults(), results, agents, sweeps,
           refusals, clock, settings.measuredAtWindow(), stored -> {
         ingested.increment(stored.size());
@@ -241,36 +218,22 @@ public final class CoordinatorVerticle extends VerticleBase {
           notifier.healthChanges(judged);
         });
       });
-      this.notifier = notifier;
       java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
-      if (remembered.bridgeTls() != null) {
-        expiry = new CertificateExpiry(clock, warnBefore, remembered.bridgeTls());
-        expiry.register(metrics);
-        io.busload.coordinator.fleet.MemberCertificatesWatch.register(vertx, expiry, this::checkCertificates);
-        checkCertificates();
-        certificateTimer = vertx.setPeriodic(CERTIFICATES_EVERY.toMillis(), id -> checkCertificates());
-      }
-      Gauge.builder("busload_results_pending", batcher, ResultBatcher::pending)
-          .description("results waiting for their batch").register(metrics);
-      Gauge.builder("busload_results_refused_busy", batcher, ResultBatcher::refusedBusy)
-          .description("results answered busy (their agents retry) since the start").register(metrics);
+      certificates = new CertificateWatch(vertx, settings, notifier, remembered.bridgeTls() == null ? null
+          : new CertificateExpiry(clock, warnBefore, remembered.bridgeTls()));
+      certificates.start(metrics.registry());
+      metrics.batcher(batcher);
       restGuard = new ConnectionGuard(vertx, "REST", limits.restConnectionsPerClient(), limits.headerTimeout(),
           limits.retryAfter());
       bridgeGuard = new ConnectionGuard(vertx, "bridge", limits.bridgeConnectionsPerClient(), limits.headerTimeout(),
           limits.retryAfter());
-      for (var guarded : Map.of("rest", restGuard, "bridge", bridgeGuard).entrySet()) {
-        Gauge.builder("busload_connections_refused", guarded.getValue(), ConnectionGuard::refused)
-            .tag("server", guarded.getKey()).description("connections over the per-client cap").register(metrics);
-        Gauge.builder("busload_connections_timed_out", guarded.getValue(), ConnectionGuard::timedOut)
-            .tag("server", guarded.getKey()).description("connections closed before a complete request")
-            .register(metrics);
-      }
+      metrics.guards(restGuard, bridgeGuard);
       wire = WireRefusals.install(vertx, refusals);
-      intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
+      Intake intake = new Intake(vertx, agents, sweeps, fleet, queues, clock, batcher, refusals);
       PushStore pushes = new PushStore(database);
       tokens = remembered.tokens();
       tokens.start(vertx);
-      RestApi api = new RestApi(vertx, remembered.tokens(), metrics, List.of(
+      RestApi api = new RestApi(vertx, remembered.tokens(), metrics.registry(), List.of(
           new FleetResource(vertx, fleet, agents, health, clock),
           new SweepResource(vertx, sweeps, fleet, queues, clock, slurm.isPresent() ? new Slurm() : null),
           new RunResource(vertx, sweeps),
@@ -283,19 +246,19 @@ public final class CoordinatorVerticle extends VerticleBase {
               limits.concurrentPushes(), limits.retryAfter()),
           new TokenResource(vertx, new ApiTokenStore(database), remembered.tokens(), clock),
           new NotificationResource(vertx, notifications, clock),
-          new CertificateResource(() -> expiry == null ? List.of() : expiry.near(), warnBefore),
+          new CertificateResource(certificates::near, warnBefore),
           new BackupResource(vertx, database.apart("busload-backup", 1), settings.dataDir()),
           new HealthResource(vertx, database), new VersionResource()));
       // Raw samples age out on the leader, off the event loop; a standby's run does nothing.
       SampleAging aging = new SampleAging(new SampleRetention(database), settings.sampleRetention(), clock,
-          () -> leading, metrics);
+          role::leading, metrics.registry());
       vertx.setPeriodic(Duration.ofMinutes(1).toMillis(), SampleAging.EVERY.toMillis(),
           id -> vertx.executeBlocking(aging::run, false));
       Scheduler scheduler = new Scheduler(vertx, agents, schedules, leadership, clock,
           sweep -> queues.wake(sweep.runs().stream().map(r -> r.deviceId()).toList()));
       slurm.ifPresent(s -> {
         slurmJobs = new SlurmJobs(vertx, sweeps, fleet, clock, s, new Slurm(), () -> s.bridge() != null ? s.bridge()
-            : settings.cluster().host() + ":" + bridgePort, () -> leading);
+            : settings.cluster().host() + ":" + bridgePort, role::leading);
         LOG.info("Slurm: sweeps may name a partition (slurm:PARTITION); jobs' files in {}, agents from {}",
             s.spool(), s.bundle());
       });
@@ -304,26 +267,16 @@ public final class CoordinatorVerticle extends VerticleBase {
         if (slurmJobs != null) {
           slurmJobs.tick(clock.instant());
         }
-        notifier.tick(leading);
+        notifier.tick(role.leading());
       });
       LOG.info("remembered {} agent(s), {} run(s) in progress", remembered.agents().size(),
           remembered.active().size());
-      leading = leadership.leads();
-      if (!leading) {
-        LOG.info("another coordinator leads: this one serves the REST API and takes over intake, dispatch and"
-            + " schedules when the leader leaves");
-      }
-      Future<?> intakeReady = leading ? intake.register().onSuccess(registered -> consumers = registered)
-          : Future.succeededFuture();
+      Future<?> intakeReady = role.start(queues, intake);
       // Every coordinator serves the bridge, leading or not: its relays reach the leader's intake through the cluster.
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
         bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals)
-            .certificates(certificate -> {
-              if (expiry != null && expiry.agent(certificate)) {
-                checkCertificates();
-              }
-            })
+            .certificates(certificates::agent)
             .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
                 limits.bridgeConnectionsPerClient());
         bridged = intakeReady.compose(ready -> bridge.start(settings.cluster().host(), settings.bridgePort()))
@@ -339,7 +292,7 @@ public final class CoordinatorVerticle extends VerticleBase {
               .listen())
           .onSuccess(listening -> {
             server = listening;
-            watchCertificates();
+            certificates.reload(bridge, listening);
             LOG.info("REST API on {}://{}:{}/api/agents, data in {}", settings.restTls() ? "https" : "http",
                 settings.httpHost(), listening.actualPort(), settings.dataDir());
             queues.wake(fleet.devices());
@@ -347,71 +300,15 @@ public final class CoordinatorVerticle extends VerticleBase {
     });
   }
 
-  /**
-   * Renewed certificates in the member directory take effect for new connections to the bridge and the REST API,
-   * without a restart and without dropping connected agents. The event bus of a cluster member reads its
-   * certificates when it starts only.
-   */
-  private void watchCertificates() {
-    io.busload.protocol.cluster.FleetTls tls = settings.cluster().tls();
-    if (tls == null) {
-      return;
-    }
-    io.busload.protocol.cluster.TlsReload.watch(vertx, tls, ClusterSettings.COORDINATOR, TLS_RELOAD_EVERY,
-        renewed -> {
-          if (bridge != null) {
-            bridge.updateTls(renewed).onFailure(e -> LOG.warn("the bridge kept its certificates: {}", e.toString()));
-          }
-          if (settings.restTls()) {
-            server.updateSSLOptions(renewed.httpsSsl())
-                .onFailure(e -> LOG.warn("the REST API kept its certificates: {}", e.toString()));
-          }
-          if (expiry != null) {
-            expiry.update(renewed);
-            checkCertificates();
-          }
-        });
-  }
-
-  /**
-   * Certificates near expiry: a WARN per certificate per day, and a notice per certificate and expiry (claimed in the
-   * store, so each coordinator may tell it and it is sent once).
-   */
-  /**
-   * The gauges as the store left them: each device's newest run that timed memcpy-d2d within the cohort's days, read
-   * on an analysis worker (columns only) and fed on this verticle's context, where stored results feed them too.
-   */
-  private void seedGauges(ResultGauges gauges, ResultStore results, HealthStore health) {
-    java.time.Instant since = clock.instant().minus(COHORT_DAYS);
-    analysisWorkers.executeBlocking(() -> results.newestRunFigures(
-        io.busload.kernels.Catalog.MEMCPY_D2D.name(), since), false).onSuccess(figures -> {
-          gauges.seed(figures.stream().map(f -> new ResultGauges.Figure(f.deviceId(), f.run(), f.kernel(),
-              f.bandwidth(), f.measuredAt())).toList());
-          LOG.info("metrics: {} figures of {} devices' newest runs read back for the result gauges", figures.size(),
-              figures.stream().map(ResultStore.RunFigure::deviceId).distinct().count());
-        }).onFailure(e -> LOG.warn("metrics: the result gauges start empty; reading the newest runs failed", e));
-    analysisWorkers.executeBlocking(health::devices, false)
-        .onSuccess(known -> known.forEach(d -> gauges.seedHealth(d.deviceId(), d.state())))
-        .onFailure(e -> LOG.warn("metrics: the health gauges start empty; reading the stored verdicts failed", e));
-  }
-
-  private void checkCertificates() {
-    expiry.warnIfNear();
-    notifier.certificatesNearExpiry(expiry.near().stream()
-        .map(e -> new Notifier.Certificate(e.role(), e.subject(), e.serial(), e.notAfter())).toList());
-  }
-
   private void tick(Fleet fleet, RunQueues queues, Scheduler scheduler) {
     Instant now = clock.instant();
-    renewLease();
-    lead(fleet, queues);
+    role.renew();
+    role.act();
     scheduler.tick();
-    if (ticks % MIRROR_TICKS == 0) {
-      mirror(fleet, now);
-    }
+    mirror.tick(ticks, now);
     if (ticks++ % QUEUE_GAUGE_TICKS == 0) {
-      vertx.executeBlocking(sweeps::queuedRunCount, false).onSuccess(queued::set);
-      if (leading) {
+      metrics.readQueued(vertx, sweeps);
+      if (role.leading()) {
         // Sweeps created through another coordinator's REST API land in the shared store unseen by this one.
         queues.wake(fleet.devices());
       }
@@ -424,99 +321,10 @@ public final class CoordinatorVerticle extends VerticleBase {
         return null;
       }, false).onFailure(e -> LOG.error("cannot record when agent {} was last seen", agentId, e));
     }
-    if (leading) {
+    if (role.leading()) {
       queues.expire(now);
     }
     queues.dispatch();
-  }
-
-  /** Checks or takes the leader lease off the event loop; {@link #lead} acts on what the last renewal found. */
-  private void renewLease() {
-    if (renewing) {
-      return;
-    }
-    renewing = true;
-    vertx.executeBlocking(lease::renew, false).onComplete(done -> renewing = false);
-  }
-
-  /**
-   * The leader keeps each agent's last heartbeat in the store; a hot standby reads it back, so that its REST API
-   * (and a dashboard pointed at it) shows which agents are online, a few seconds late, rather than all offline.
-   */
-  private void mirror(Fleet fleet, Instant now) {
-    if (mirroring) {
-      return;
-    }
-    mirroring = true;
-    if (leading) {
-      Map<String, Instant> heard = fleet.heardSince(lastMirrored);
-      Instant upTo = now;
-      vertx.executeBlocking(() -> {
-        agents.touchAgents(heard);
-        return null;
-      }, false).onComplete(done -> {
-        mirroring = false;
-        if (done.succeeded()) {
-          lastMirrored = upTo;
-        } else {
-          LOG.warn("cannot record when agents were last heard from: {}", done.cause().getMessage());
-        }
-      });
-    } else {
-      vertx.executeBlocking(agents::agents, false).onComplete(read -> {
-        mirroring = false;
-        if (read.succeeded() && !leading && !changingHands) {
-          read.result().forEach(known -> fleet.mirror(known, clock.instant()));
-        }
-      });
-    }
-  }
-
-  /**
-   * Two coordinators on one store: only the leader (the holder of the {@link LeaderLease}) takes
-   * results, statuses, hellos and heartbeats, dispatches runs and fires schedules; the other is a hot standby
-   * whose REST API reads the shared store. When the leader dies, the standby reads what it left in the store (the
-   * agents and the runs in progress) and takes over; every agent retries what it had not seen acked, so nothing
-   * sent to the dead leader is lost, and the result id makes a resend harmless.
-   */
-  private void lead(Fleet fleet, RunQueues queues) {
-    boolean leads = leadership.leads();
-    if (leads == leading || changingHands) {
-      return;
-    }
-    changingHands = true;
-    if (!leads) {
-      LOG.warn("{}: this coordinator no longer leads; intake, dispatch and schedules stop here until it holds the"
-          + " leader lease again", leadership.whyNot());
-      leading = false;
-      List<MessageConsumer<?>> registered = consumers;
-      consumers = null;
-      Future.all(registered == null ? List.of()
-              : registered.stream().map(MessageConsumer::unregister).toList())
-          .onComplete(done -> changingHands = false);
-      return;
-    }
-    record Left(List<KnownAgent> agents, List<Run> active) {}
-    vertx.executeBlocking(() -> new Left(agents.agents(), sweeps.activeRuns()), false)
-        .compose(left -> {
-          left.agents().forEach(fleet::remember);
-          leading = true;
-          queues.restore(left.active());
-          LOG.warn("leading now: taking over intake, dispatch and schedules ({} agent(s), {} run(s) in progress)",
-              left.agents().size(), left.active().size());
-          return intake.register();
-        })
-        .onComplete(done -> {
-          changingHands = false;
-          if (done.failed()) {
-            // Tried again on the next tick: leading stays false until the store and the consumers are there.
-            LOG.error("cannot take over as leader", done.cause());
-            leading = false;
-            return;
-          }
-          consumers = done.result();
-          queues.wake(fleet.devices());
-        });
   }
 
   @Override
@@ -527,8 +335,8 @@ public final class CoordinatorVerticle extends VerticleBase {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
-    if (certificateTimer >= 0) {
-      vertx.cancelTimer(certificateTimer);
+    if (certificates != null) {
+      certificates.stop();
     }
     if (tokens != null) {
       tokens.stop();

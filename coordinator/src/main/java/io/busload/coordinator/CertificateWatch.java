@@ -37,7 +37,7 @@ final class CertificateWatch {
   private final Vertx vertx;
   private final CoordinatorSettings settings;
   private final Notifier notifier;
-  /** Null where the bridge has no TLS: there is then no certificate of the coordinator's to watch for expiry. */
+  /** Null without fleet certificates (plain TCP on loopback): there is then no certificate to watch for expiry. */
   private final CertificateExpiry expiry;
   private long timer = -1;
 

@@ -145,14 +145,15 @@ public final class CoordinatorVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     record Remembered(Database database, LeaderLease lease, List<KnownAgent> agents, List<Run> active,
-        ApiTokens tokens, HttpServerOptions http, io.busload.protocol.cluster.FleetTls.Loaded bridgeTls) {}
+        ApiTokens tokens, HttpServerOptions http, io.busload.protocol.cluster.FleetTls.Loaded fleetTls) {}
     return vertx.executeBlocking(() -> {
       HttpServerOptions http = new HttpServerOptions().setHost(settings.httpHost()).setPort(settings.httpPort());
       if (settings.restTls()) {
         settings.cluster().tls().load(ClusterSettings.COORDINATOR).applyHttps(http);
       }
-      io.busload.protocol.cluster.FleetTls.Loaded bridgeTls = settings.bridgePort() == CoordinatorSettings.NO_BRIDGE
-          || settings.cluster().tls() == null ? null : settings.cluster().tls().load(ClusterSettings.COORDINATOR);
+      // The bridge serves with these, and their expiry is watched with or without a bridge.
+      io.busload.protocol.cluster.FleetTls.Loaded fleetTls = settings.cluster().tls() == null ? null
+          : settings.cluster().tls().load(ClusterSettings.COORDINATOR);
       Database opened = Database.open(settings.database(), settings.dataDir());
       LeaderLease taken = new LeaderLease(opened);
       try {
@@ -162,7 +163,7 @@ public final class CoordinatorVerticle extends VerticleBase {
             tokens.size());
         taken.renew();
         return new Remembered(opened, taken, new AgentStore(opened).agents(), new SweepStore(opened).activeRuns(),
-            tokens, http, bridgeTls);
+            tokens, http, fleetTls);
       } catch (RuntimeException e) {
         taken.close();
         opened.close();
@@ -219,8 +220,8 @@ public final class CoordinatorVerticle extends VerticleBase {
         });
       });
       java.time.Duration warnBefore = CertificateExpiry.warnBefore(System.getenv());
-      certificates = new CertificateWatch(vertx, settings, notifier, remembered.bridgeTls() == null ? null
-          : new CertificateExpiry(clock, warnBefore, remembered.bridgeTls()));
+      certificates = new CertificateWatch(vertx, settings, notifier, remembered.fleetTls() == null ? null
+          : new CertificateExpiry(clock, warnBefore, remembered.fleetTls()));
       certificates.start(metrics.registry());
       metrics.batcher(batcher);
       restGuard = new ConnectionGuard(vertx, "REST", limits.restConnectionsPerClient(), limits.headerTimeout(),
@@ -275,7 +276,7 @@ public final class CoordinatorVerticle extends VerticleBase {
       // Every coordinator serves the bridge, leading or not: its relays reach the leader's intake through the cluster.
       Future<?> bridged = intakeReady;
       if (settings.bridgePort() != CoordinatorSettings.NO_BRIDGE) {
-        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.bridgeTls(), refusals)
+        bridge = new io.busload.coordinator.fleet.AgentBridge(vertx, remembered.fleetTls(), refusals)
             .certificates(certificates::agent)
             .limit(bridgeGuard::onConnection, bridgeGuard::guard, limits.idleTimeout(),
                 limits.bridgeConnectionsPerClient());

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A dashboard on the cluster path, over TLS, whose certificate (issued by the project's PKI for 10 days) is near its
- * expiry: it says so when it joins, and the clustered coordinator warns of it and lists it on
- * {@code GET /api/certificates} as it does a bridge agent's. A word outside the bounds is dropped with a WARN.
+ * expiry: it says so when it joins, and the clustered coordinator (one without a bridge: every member on the cluster
+ * path) warns of it and lists it on {@code GET /api/certificates} as it does a bridge agent's. A word outside the
+ * bounds is dropped with a WARN.
  */
 class MemberCertificatesTest {
   @TempDir Path dir;
@@ -42,8 +43,7 @@ class MemberCertificatesTest {
       Path data = Http.tokensIn(dir.resolve("data"));
       CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0,
           cluster.settings(ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1"))),
-          TestDatabase.fresh(), data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false)
-          .withBridgePort(0);
+          TestDatabase.fresh(), data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false);
       Coordinator coordinator = Coordinator.start(settings).await(120, TimeUnit.SECONDS);
       cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
       Http http = new Http(coordinator.httpPort());

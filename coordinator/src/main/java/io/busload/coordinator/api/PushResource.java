@@ -1,6 +1,7 @@
 package io.busload.coordinator.api;
 
 import static io.busload.coordinator.api.Replies.json;
+import static io.busload.coordinator.api.Requests.instantParam;
 import static io.busload.coordinator.api.Requests.intParam;
 import static io.busload.coordinator.api.Requests.param;
 
@@ -79,7 +80,7 @@ public record PushResource(Vertx vertx, Pushing pushing, PushStore pushes, Gate 
     String host = source(ctx, "host", MAX_HOST);
     String file = source(ctx, "file", MAX_FILE);
     String toolVersion = source(ctx, "toolVersion", MAX_TOOL_VERSION);
-    Instant measuredAt = measuredAt(ctx);
+    Instant measuredAt = instantParam(ctx, "measuredAt");
     Buffer body = ctx.body().buffer();
     String token = ctx.<ApiTokens.Caller>get(ApiAuth.CALLER).name();
     var remote = ctx.request().remoteAddress();
@@ -89,19 +90,6 @@ public record PushResource(Vertx vertx, Pushing pushing, PushStore pushes, Gate 
       ctx.response().putHeader(HttpHeaders.LOCATION, "/api/pushes/" + outcome.pushId());
       json(ctx.response(), outcome.stored() > 0 ? 201 : 200, outcome);
     }).onFailure(ctx::fail);
-  }
-
-  /** {@code measuredAt}: an ISO-8601 instant, for files that carry no time of their own. */
-  private static Instant measuredAt(RoutingContext ctx) {
-    String value = param(ctx, "measuredAt");
-    if (value == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(value);
-    } catch (java.time.format.DateTimeParseException e) {
-      throw new BadInput("measuredAt", "an ISO-8601 instant such as 2026-11-27T19:06:00Z, got '" + value + "'");
-    }
   }
 
   /** The source's name as the client gives it: optional, bounded, free of NUL (bounded before the store). */

@@ -99,18 +99,11 @@ class MetricsTest {
 
     List<Sample> samples = PrometheusText.parse(http.get("/metrics").body());
 
+    assertResultGauges(samples);
     for (int i = 0; i < gpus.size(); i++) {
-      String device = gpus.get(i).id();
-      double coalesced = i == 3 ? SLOW_COALESCED : COALESCED;
-      assertThat(value(samples, ResultGauges.BANDWIDTH, device, "stride")).as(device).isEqualTo(coalesced);
-      assertThat(value(samples, ResultGauges.FRACTION, device, "stride")).as(device)
-          .isCloseTo(coalesced / CEILING, org.assertj.core.data.Offset.offset(1e-12));
-      assertThat(value(samples, ResultGauges.BANDWIDTH, device, "transpose")).as(device).isEqualTo(STRIDED);
-      assertThat(value(samples, ResultGauges.COHORT_FLAGS, device, null)).as(device).isEqualTo(i == 3 ? 1.0 : 0.0);
+      assertThat(value(samples, ResultGauges.COHORT_FLAGS, gpus.get(i).id(), null)).as(gpus.get(i).id())
+          .isEqualTo(i == 3 ? 1.0 : 0.0);
     }
-    assertThat(samples).filteredOn(s -> s.name().equals(ResultGauges.BANDWIDTH))
-        .as("one series per device and family measured, none for the memcpy ceiling").hasSize(8)
-        .allSatisfy(s -> assertThat(s.type()).isEqualTo("gauge"));
     assertThat(value(samples, ResultGauges.LEFT_OUT, null, null)).isZero();
     assertThat(samples).extracting(Sample::name).contains("busload_tls_expiry_seconds", "busload_results_ingested_total");
   }
@@ -129,8 +122,14 @@ class MetricsTest {
     String slow = ResultGauges.BANDWIDTH + "{device=\"" + gpus.get(3).id() + "\",family=\"stride\"}";
     Await.until(() -> http.get("/metrics").body().contains(slow), Duration.ofSeconds(30),
         "the restarted coordinator's gauges read back");
-    List<Sample> samples = PrometheusText.parse(http.get("/metrics").body());
+    assertResultGauges(PrometheusText.parse(http.get("/metrics").body()));
+  }
 
+  /**
+   * What {@link #measureAll} stored, as gauges: per device the stride and transpose bandwidths and the stride's
+   * fraction of the ceiling; one series per device and family measured, none for the memcpy ceiling.
+   */
+  private void assertResultGauges(List<Sample> samples) {
     for (int i = 0; i < gpus.size(); i++) {
       String device = gpus.get(i).id();
       double coalesced = i == 3 ? SLOW_COALESCED : COALESCED;
@@ -139,7 +138,9 @@ class MetricsTest {
           .isCloseTo(coalesced / CEILING, org.assertj.core.data.Offset.offset(1e-12));
       assertThat(value(samples, ResultGauges.BANDWIDTH, device, "transpose")).as(device).isEqualTo(STRIDED);
     }
-    assertThat(samples).filteredOn(s -> s.name().equals(ResultGauges.BANDWIDTH)).hasSize(8);
+    assertThat(samples).filteredOn(s -> s.name().equals(ResultGauges.BANDWIDTH))
+        .as("one series per device and family measured, none for the memcpy ceiling").hasSize(8)
+        .allSatisfy(s -> assertThat(s.type()).isEqualTo("gauge"));
   }
 
   @Test

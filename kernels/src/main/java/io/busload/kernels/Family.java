@@ -20,8 +20,8 @@ public interface Family {
   }
 
   /**
-   * The cases one catalog case stands for on this device: itself, unless its parameters depend on the host (issue
-   * 14: the peer axis's "every other GPU" becomes one case per other GPU). Called before {@link #defaultSize}.
+   * The cases one catalog case stands for on this device: itself, unless its parameters depend on the host (the
+   * peer axis's "every other GPU" becomes one case per other GPU). Called before {@link #defaultSize}.
    */
   default List<KernelCase> casesOn(KernelCase kernelCase, DeviceLimits limits) {
     return List.of(kernelCase);

@@ -36,6 +36,12 @@ import java.util.regex.Pattern;
 final class HistoryMentions {
   /** The word, then spaces, '#' or '_' and a number; capitalised also inside an identifier (a test's name). */
   static final Pattern ISSUE_NUMBER = Pattern.compile("(?:(?<![A-Za-z])[Ii]ssues?|Issues?)[ _#]*[0-9]+");
+  /**
+   * The word ending a line whose next line, after its comment or quote marks, starts with the number: a mention that
+   * reflowed prose split in two.
+   */
+  static final Pattern ISSUE_AT_END = Pattern.compile("(?:(?<![A-Za-z])[Ii]ssues?|Issues?)[ _#]*$");
+  static final Pattern NUMBER_AT_START = Pattern.compile("^[\\s*/#>-]*[0-9]+");
   /** A design file that is not in this repository, and the folder beside the checkout it lived in. */
   static final Pattern OUTSIDE_CITATION = Pattern.compile("ARCHITECTURE[.]md|[.][.]/shared\\b");
 
@@ -102,7 +108,8 @@ final class HistoryMentions {
       List<String> lines = SourceTree.lines(root.resolve(file));
       for (int i = 0; i < lines.size(); i++) {
         String line = lines.get(i);
-        if (find(ISSUE_NUMBER, line) || find(OUTSIDE_CITATION, line)) {
+        boolean split = i + 1 < lines.size() && find(ISSUE_AT_END, line) && find(NUMBER_AT_START, lines.get(i + 1));
+        if (find(ISSUE_NUMBER, line) || find(OUTSIDE_CITATION, line) || split) {
           findings.add(new Finding(file, i + 1, line));
         }
       }

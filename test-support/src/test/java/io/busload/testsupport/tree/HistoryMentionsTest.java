@@ -58,6 +58,17 @@ class HistoryMentionsTest {
   }
 
   @Test
+  void scan_mentionSplitAcrossTwoLines_listedAtItsFirstLine() throws IOException {
+    checkout();
+    write("kernels/src/main/java/F.java", "/**\n * one case per host (" + ISSUE + "\n * 14: the peer axis).\n */\n");
+    write("docs/design/y.md", "Reflowed by an " + ISSUE + "\n- 7 is a list item, still a mention.\n");
+    write("docs/design/z.md", "Open " + ISSUE + "s\nare tracked elsewhere; 14 of them.\n");
+
+    assertThat(findings()).extracting(f -> f.substring(0, f.indexOf(": ")))
+        .containsExactly("docs/design/y.md:1", "kernels/src/main/java/F.java:2");
+  }
+
+  @Test
   void scan_issueNumberInTestNameOrDisplayName_listed() throws IOException {
     checkout();
     write("coordinator/src/test/java/T.java", """

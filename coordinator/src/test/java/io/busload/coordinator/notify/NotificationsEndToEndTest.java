@@ -265,6 +265,19 @@ class NotificationsEndToEndTest {
   }
 
   @Test
+  void deleteTarget_thereThenGone_204Then404NamingIt() {
+    String id = target("{\"name\":\"hook\",\"kind\":\"webhook\",\"secrets\":{\"url\":"
+        + "\"https://ci.lab.example/hook\",\"key\":\"" + HMAC_KEY + "\"}}");
+
+    assertThat(http.delete("/api/notifications/targets/" + id).statusCode()).isEqualTo(204);
+    HttpResponse<String> again = http.delete("/api/notifications/targets/" + id);
+
+    assertThat(again.statusCode()).isEqualTo(404);
+    assertThat(Http.json(again).get("detail").asText()).isEqualTo("unknown notification target '" + id + "'");
+    assertThat(Http.json(admin("/api/notifications/targets"))).isEmpty();
+  }
+
+  @Test
   void mailTarget_relayWithoutStartTls_refusedBeforePasswordOrMessage() throws Exception {
     settings("{\"firstRetry\":\"PT0.2S\",\"attempts\":1}");
     // GreenMail offers no STARTTLS: a relay (or someone in between) that strips it gets neither password nor mail.

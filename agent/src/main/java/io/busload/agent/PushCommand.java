@@ -2,11 +2,9 @@ package io.busload.agent;
 
 import io.busload.agent.device.Devices;
 import io.busload.agent.push.PushClient;
-import io.busload.protocol.cluster.FleetTls;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -71,7 +69,7 @@ final class PushCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    PushClient client = new PushClient(base(), token(), trust());
+    PushClient client = client();
     String from = host != null ? host : Devices.hostName();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -136,44 +134,15 @@ final class PushCommand implements Callable<Integer> {
     }
   }
 
-  private URI base() {
-    URI uri;
-    try {
-      uri = URI.create(coordinator.strip());
-    } catch (IllegalArgumentException e) {
-      throw usage("--coordinator: not a URL: '" + coordinator + "'");
-    }
-    if (uri.getHost() == null || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(
-        uri.getScheme()))) {
-      throw usage("--coordinator: an http or https URL with a host, such as http://coordinator:8081; got '"
-          + coordinator + "'");
-    }
-    return uri;
-  }
-
   /** The token's file is read, never the token echoed: it stays out of messages and the process list. */
-  private String token() {
+  private PushClient client() {
     try {
-      return ApiTokenFile.read(tokenFile,
-          "no API token: pushing is a write; give --token-file FILE or set BUSLOAD_API_TOKEN_FILE");
+      URI base = CoordinatorApi.base(coordinator);
+      return new PushClient(base, ApiTokenFile.read(tokenFile,
+          "no API token: pushing is a write; give --token-file FILE or set BUSLOAD_API_TOKEN_FILE"),
+          CoordinatorApi.trust(tlsDir, base));
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
-    }
-  }
-
-  private SSLContext trust() {
-    Path dir = tlsDir;
-    String env = System.getenv("BUSLOAD_TLS_DIR");
-    if (dir == null && env != null && !env.isBlank()) {
-      dir = Path.of(env.strip());
-    }
-    if (dir == null || !"https".equalsIgnoreCase(base().getScheme())) {
-      return null;
-    }
-    try {
-      return FleetTls.inDirectory(dir).trustContext();
-    } catch (IllegalStateException e) {
-      throw usage("--tls-dir: " + e.getMessage());
     }
   }
 

@@ -2,7 +2,6 @@ package io.busload.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.protocol.JsonCodec;
-import io.busload.protocol.cluster.FleetTls;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -11,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,18 +81,11 @@ final class TokenCommand implements Runnable {
         String env = System.getenv("BUSLOAD_COORDINATOR_URL");
         given = env != null && !env.isBlank() ? env : "http://127.0.0.1:8081";
       }
-      URI uri;
       try {
-        uri = URI.create(given.strip());
+        return CoordinatorApi.base(given);
       } catch (IllegalArgumentException e) {
-        throw usage("--coordinator: not a URL: '" + given + "'");
+        throw usage(e.getMessage());
       }
-      if (uri.getHost() == null || !("http".equalsIgnoreCase(uri.getScheme())
-          || "https".equalsIgnoreCase(uri.getScheme()))) {
-        throw usage("--coordinator: an http or https URL with a host, such as https://coordinator:8081; got '"
-            + given + "'");
-      }
-      return uri.toString().endsWith("/") ? uri : URI.create(uri + "/");
     }
 
     /** The admin token's file is read, the token never echoed: it stays out of messages and the process list. */
@@ -108,27 +99,16 @@ final class TokenCommand implements Runnable {
 
     HttpClient client() {
       HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
-      SSLContext trust = trust();
+      SSLContext trust;
+      try {
+        trust = CoordinatorApi.trust(tlsDir, base());
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
+      }
       if (trust != null) {
         builder.sslContext(trust);
       }
       return builder.build();
-    }
-
-    private SSLContext trust() {
-      Path dir = tlsDir;
-      String env = System.getenv("BUSLOAD_TLS_DIR");
-      if (dir == null && env != null && !env.isBlank()) {
-        dir = Path.of(env.strip());
-      }
-      if (dir == null || !"https".equalsIgnoreCase(base().getScheme())) {
-        return null;
-      }
-      try {
-        return FleetTls.inDirectory(dir).trustContext();
-      } catch (IllegalStateException e) {
-        throw usage("--tls-dir: " + e.getMessage());
-      }
     }
 
     CommandLine.ParameterException usage(String message) {

@@ -61,9 +61,9 @@ class ClusterIntegrationTest {
 
   @BeforeEach
   void start() throws Exception {
-    settings = new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
-        cluster.settings(ClusterSettings.COORDINATOR), database);
+    settings = ClusterCoordinator.settings(cluster, dir, database);
     coordinator = Coordinator.start(settings).await(60, TimeUnit.SECONDS);
+    // Whichever coordinator the field holds then: a test restarts it with other settings.
     cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
     agentVertx = cluster.join(ClusterSettings.AGENT);
     agentVertx.eventBus().<KernelResult>consumer(Addresses.LIVE_RESULTS, m -> live.add(m.body()))

@@ -58,6 +58,13 @@ public final class Fixtures {
         .measuredAt(measuredAt.truncatedTo(ChronoUnit.MICROS)).build();
   }
 
+  /** {@code base} measured {@code factor} times as slow: a valid result, its median and bandwidth moved alike. */
+  public static KernelResult slower(KernelResult base, double factor) {
+    double median = base.medianSeconds() * factor;
+    return base.toBuilder().valid(true).mismatches(List.of()).medianSeconds(median).bandwidth(base.bytes() / median)
+        .build();
+  }
+
   public static KernelResult withSchemaVersion(KernelResult r, int version) {
     return KernelResult.builder().schemaVersion(version).id(r.id()).runId(r.runId()).sweepId(r.sweepId())
         .agentId(r.agentId()).agentVersion(r.agentVersion()).fatbinHash(r.fatbinHash()).device(r.device())

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.agent.cluster.Delivery;
 import io.busload.agent.cluster.FleetLink;
 import io.busload.agent.cluster.Outbox;
+import io.busload.coordinator.api.LocalCoordinator;
 import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -70,12 +71,7 @@ class LimitsTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    if (vertx != null) {
-      vertx.close().await(20, TimeUnit.SECONDS);
-    }
+    LocalCoordinator.stop(coordinator, vertx);
   }
 
   @Test

@@ -114,10 +114,7 @@ class StrangerMemberTest {
 
   private Coordinator coordinator(LoopbackCluster cluster, DatabaseSettings database, SettableClock clock)
       throws Exception {
-    Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c")),
-        "127.0.0.1", 0, cluster.settings(ClusterSettings.COORDINATOR), database), clock).await(60, TimeUnit.SECONDS);
-    cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
-    return coordinator;
+    return ClusterCoordinator.start(cluster, ClusterCoordinator.settings(cluster, dir.resolve("c"), database), clock);
   }
 
   private static Member oldestDataMember(HazelcastInstance member) {

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** A result written as CSV cells reads back as the same result, and a bad cell names its column. */
 class ResultCsvTest {
@@ -78,22 +80,26 @@ class ResultCsvTest {
     assertThat(back.samples()).hasSize(3);
   }
 
-  @Test
-  void read_badCells_nameTheirColumn() {
-    Map<String, String> cells = cells(profiled(), all());
-    assertBad(cells, "medianSeconds", "fast", "medianSeconds: not a number: 'fast'");
-    assertBad(cells, "valid", "yes", "valid: not true or false: 'yes'");
-    assertBad(cells, "samples", "4", "samples: says 4 samples but sampleSeconds holds 3");
-    assertBad(cells, "sampleSeconds", "1e-5;x", "sampleSeconds: sample 2 is not a number: 'x'");
-    assertBad(cells, "deviceFingerprint", "0000", "deviceFingerprint: '0000' is not the fingerprint");
-    assertBad(cells, "measuredAt", "yesterday", "measuredAt: not an ISO-8601 instant");
-    assertBad(cells, "params", "size", "params: not name=value: 'size'");
-    assertBad(cells, "mismatches", "out[7] wrong", "mismatches: not a JSON array of texts");
-    assertBad(cells, "deviceId", null, "deviceId: no such column in the file");
-  }
-
-  private static void assertBad(Map<String, String> good, String column, String cell, String message) {
-    Map<String, String> cells = new HashMap<>(good);
+  /** Each row spoils one cell of a good row with every column, sampling's included (no cell: the column is absent). */
+  @ParameterizedTest(name = "{0} = {1}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      medianSeconds     | fast         | medianSeconds: not a number: 'fast'
+      valid             | yes          | valid: not true or false: 'yes'
+      samples           | 4            | samples: says 4 samples but sampleSeconds holds 3
+      sampleSeconds     | 1e-5;x       | sampleSeconds: sample 2 is not a number: 'x'
+      deviceFingerprint | 0000         | deviceFingerprint: '0000' is not the fingerprint
+      measuredAt        | yesterday    | measuredAt: not an ISO-8601 instant
+      params            | size         | params: not name=value: 'size'
+      mismatches        | out[7] wrong | mismatches: not a JSON array of texts
+      deviceId          |              | deviceId: no such column in the file
+      stopReason        | SOON         | stopReason: not one of [SPREAD_SETTLED, TIME_CAP, SAMPLE_CAP]: 'SOON'
+      heldSamples       | many         | heldSamples: not a whole number
+      throttleReasons   | lots         | throttleReasons: not a hexadecimal mask
+      status            | SKIPPED      | status: SKIPPED with valid=true
+      clocksReading     | NOT_READ     | clocksReading: clocks: figures given though reading is NOT_READ
+      """)
+  void read_badCell_namesItsColumn(String column, String cell, String message) {
+    Map<String, String> cells = new HashMap<>(cells(timed(), withSampling()));
     cells.put(column, cell);
     assertThatThrownBy(() -> ResultCsv.read(cells::get)).isInstanceOf(ResultCsv.BadCell.class)
         .hasMessageStartingWith(message).extracting(e -> ((ResultCsv.BadCell) e).column()).isEqualTo(column);
@@ -142,16 +148,6 @@ class ResultCsvTest {
 
     assertThat(ResultCsv.read(cells(p, all())::get).sampling()).isNull();
     assertThat(ResultCsv.read(cells(skipped, all())::get).status()).isEqualTo(ResultStatus.SKIPPED);
-  }
-
-  @Test
-  void read_badSamplingCells_nameTheirColumn() {
-    Map<String, String> cells = cells(timed(), withSampling());
-    assertBad(cells, "stopReason", "SOON", "stopReason: not one of [SPREAD_SETTLED, TIME_CAP, SAMPLE_CAP]: 'SOON'");
-    assertBad(cells, "heldSamples", "many", "heldSamples: not a whole number");
-    assertBad(cells, "throttleReasons", "lots", "throttleReasons: not a hexadecimal mask");
-    assertBad(cells, "status", "SKIPPED", "status: SKIPPED with valid=true");
-    assertBad(cells, "clocksReading", "NOT_READ", "clocksReading: clocks: figures given though reading is NOT_READ");
   }
 
   @Test

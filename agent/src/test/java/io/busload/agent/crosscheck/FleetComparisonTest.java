@@ -19,14 +19,17 @@ class FleetComparisonTest {
       + row("a2", "stride-copy-fp32", "size=64;stride=2", true, "2.000E-4")
       + row("a3", "matmul-cublas", "size=8", false, "0.0");
 
+  /** Compares {@link #STANDALONE} with a fleet export of {@code rows}. */
+  private static FleetComparison.Report compareWithFleet(String... rows) {
+    return FleetComparison.compare(STANDALONE, CsvPrinter.HEADER + "\r\n" + String.join("", rows));
+  }
+
   @Test
   void compare_sameCasesWithinOnePercent_ok() {
-    String fleet = CsvPrinter.HEADER + "\r\n"
-        + row("f1", "stride-copy-fp32", "stride=2;size=64", true, "2.019E-4")
-        + row("f2", "memcpy-d2d", "size=64", true, "0.995E-4")
-        + row("f3", "matmul-cublas", "size=8", false, "0.0");
-
-    FleetComparison.Report report = FleetComparison.compare(STANDALONE, fleet);
+    FleetComparison.Report report = compareWithFleet(
+        row("f1", "stride-copy-fp32", "stride=2;size=64", true, "2.019E-4"),
+        row("f2", "memcpy-d2d", "size=64", true, "0.995E-4"),
+        row("f3", "matmul-cublas", "size=8", false, "0.0"));
 
     assertThat(report.ok()).isTrue();
     assertThat(report.rows()).extracting(FleetComparison.Row::kernel)
@@ -41,12 +44,10 @@ class FleetComparisonTest {
 
   @Test
   void compare_medianOffByMoreThanOnePercent_fails() {
-    String fleet = CsvPrinter.HEADER + "\r\n"
-        + row("f1", "memcpy-d2d", "size=64", true, "1.000E-4")
-        + row("f2", "stride-copy-fp32", "size=64;stride=2", true, "2.021E-4")
-        + row("f3", "matmul-cublas", "size=8", false, "0.0");
-
-    FleetComparison.Report report = FleetComparison.compare(STANDALONE, fleet);
+    FleetComparison.Report report = compareWithFleet(
+        row("f1", "memcpy-d2d", "size=64", true, "1.000E-4"),
+        row("f2", "stride-copy-fp32", "size=64;stride=2", true, "2.021E-4"),
+        row("f3", "matmul-cublas", "size=8", false, "0.0"));
 
     assertThat(report.ok()).isFalse();
     assertThat(report.rows().get(1).within()).isFalse();
@@ -54,12 +55,10 @@ class FleetComparisonTest {
 
   @Test
   void compare_missingCaseAndRepeatedId_areLostAndDuplicated() {
-    String fleet = CsvPrinter.HEADER + "\r\n"
-        + row("f1", "memcpy-d2d", "size=64", true, "1.000E-4")
-        + row("f1", "matmul-cublas", "size=8", false, "0.0")
-        + row("f4", "memcpy-d2d", "size=64", true, "1.000E-4");
-
-    FleetComparison.Report report = FleetComparison.compare(STANDALONE, fleet);
+    FleetComparison.Report report = compareWithFleet(
+        row("f1", "memcpy-d2d", "size=64", true, "1.000E-4"),
+        row("f1", "matmul-cublas", "size=8", false, "0.0"),
+        row("f4", "memcpy-d2d", "size=64", true, "1.000E-4"));
 
     assertThat(report.ok()).isFalse();
     assertThat(report.lost()).containsExactly("stride-copy-fp32 size=64;stride=2");

@@ -90,13 +90,7 @@ public record NotificationResource(Vertx vertx, NotificationStore store, Clock c
   private void delete(RoutingContext ctx) {
     String id = ctx.pathParam("id");
     UUID uuid = uuid(id);
-    blocking(() -> store.deleteTarget(uuid)).onSuccess(deleted -> {
-      if (deleted) {
-        ctx.response().setStatusCode(204).end();
-      } else {
-        Replies.notFound(ctx, "notification target", id);
-      }
-    }).onFailure(ctx::fail);
+    blocking(() -> store.deleteTarget(uuid)).onSuccess(deleted -> Replies.deleted(ctx, deleted, "notification target", id)).onFailure(ctx::fail);
   }
 
   private void deliveries(RoutingContext ctx) {

@@ -41,6 +41,15 @@ final class Replies {
     }
   }
 
+  /** 204 when the {@code what} ("schedule") {@code id} was there to delete, else a 404 problem naming it. */
+  static void deleted(RoutingContext ctx, boolean deleted, String what, String id) {
+    if (deleted) {
+      ctx.response().setStatusCode(204).end();
+    } else {
+      notFound(ctx, what, id);
+    }
+  }
+
   static void notFound(RoutingContext ctx, String what, String id) {
     problem(ctx.response(), 404, "Not Found", "unknown " + what + " '" + id + "'", "id");
   }

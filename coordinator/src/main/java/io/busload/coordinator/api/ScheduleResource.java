@@ -105,13 +105,7 @@ public record ScheduleResource(Vertx vertx, ScheduleStore schedules, AgentStore 
 
   private void delete(RoutingContext ctx) {
     String id = pathId(ctx);
-    blocking(() -> schedules.delete(id)).onSuccess(deleted -> {
-      if (deleted) {
-        ctx.response().setStatusCode(204).end();
-      } else {
-        Replies.notFound(ctx, "schedule", id);
-      }
-    }).onFailure(ctx::fail);
+    blocking(() -> schedules.delete(id)).onSuccess(deleted -> Replies.deleted(ctx, deleted, "schedule", id)).onFailure(ctx::fail);
   }
 
   private <T> Future<T> blocking(Callable<T> work) {

@@ -96,18 +96,25 @@ public final class Notifier {
 
   /** Change points just recorded: one event each, claimed and queued on a worker; completes with the deliveries. */
   public Future<Integer> changePoints(List<StoredChangePoint> found) {
-    if (found.isEmpty()) {
+    return queue(found, "change point(s)", settings -> {
+      Map<String, StoredDevice> devices = devices();
+      return c -> changePoint(c, devices.get(c.deviceId()), settings);
+    });
+  }
+
+  /**
+   * One notice per item, made and claimed on a worker, with the notification settings read once: {@code notices}
+   * takes them and answers how an item becomes its notice. Completes with the deliveries; a failure is logged naming
+   * how many {@code what} ("health change(s)") were not queued.
+   */
+  private <T> Future<Integer> queue(List<T> items, String what, Function<Settings, Function<T, Notice>> notices) {
+    if (items.isEmpty()) {
       return Future.succeededFuture(0);
     }
     return vertx.<Integer>executeBlocking(() -> {
-      Settings settings = store.settings();
-      Map<String, StoredDevice> devices = devices();
-      List<Notice> notices = new ArrayList<>();
-      for (StoredChangePoint c : found) {
-        notices.add(changePoint(c, devices.get(c.deviceId()), settings));
-      }
-      return claim(notices);
-    }, false).onFailure(e -> LOG.error("cannot queue notices of {} change point(s)", found.size(), e));
+      Function<T, Notice> notice = notices.apply(store.settings());
+      return claim(items.stream().map(notice).toList());
+    }, false).onFailure(e -> LOG.error("cannot queue notices of {} {}", items.size(), what, e));
   }
 
   /**
@@ -124,18 +131,10 @@ public final class Notifier {
    * Completes with the deliveries queued.
    */
   public Future<Integer> certificatesNearExpiry(List<Certificate> near) {
-    if (near.isEmpty()) {
-      return Future.succeededFuture(0);
-    }
-    return vertx.<Integer>executeBlocking(() -> {
-      Settings settings = store.settings();
+    return queue(near, "certificate(s) near expiry", settings -> {
       Instant now = clock.instant();
-      List<Notice> notices = new ArrayList<>();
-      for (Certificate c : near) {
-        notices.add(certificateNotice(c, settings, now));
-      }
-      return claim(notices);
-    }, false).onFailure(e -> LOG.error("cannot queue notices of {} certificate(s) near expiry", near.size(), e));
+      return c -> certificateNotice(c, settings, now);
+    });
   }
 
   /**
@@ -144,18 +143,10 @@ public final class Notifier {
    */
   public Future<Integer> healthChanges(List<HealthStore.Stored> stored) {
     List<HealthStore.Stored> changed = stored.stream().filter(HealthStore.Stored::changed).toList();
-    if (changed.isEmpty()) {
-      return Future.succeededFuture(0);
-    }
-    return vertx.<Integer>executeBlocking(() -> {
-      Settings settings = store.settings();
+    return queue(changed, "health change(s)", settings -> {
       Map<String, StoredDevice> devices = devices();
-      List<Notice> notices = new ArrayList<>();
-      for (HealthStore.Stored s : changed) {
-        notices.add(health(s, devices.get(s.now().deviceId()), settings));
-      }
-      return claim(notices);
-    }, false).onFailure(e -> LOG.error("cannot queue notices of {} health change(s)", changed.size(), e));
+      return s -> health(s, devices.get(s.now().deviceId()), settings);
+    });
   }
 
   private Notice health(HealthStore.Stored s, StoredDevice device, Settings settings) {

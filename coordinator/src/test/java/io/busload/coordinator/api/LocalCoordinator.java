@@ -4,6 +4,9 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Http;
 import io.busload.protocol.Ack;
+import io.busload.protocol.Addresses;
+import io.busload.protocol.AgentHello;
+import io.busload.protocol.KernelResult;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,14 +55,27 @@ public final class LocalCoordinator implements BeforeEachCallback, AfterEachCall
   @Override
   public void afterEach(ExtensionContext context) throws Exception {
     try {
+      stop(coordinator, vertx);
+    } finally {
+      delete(dir);
+    }
+  }
+
+  /**
+   * Stops {@code coordinator}, then closes each Vert.x, passing over any that was never started (a test that failed
+   * early), and closes the Vert.x instances even when the coordinator's stop fails.
+   */
+  public static void stop(Coordinator coordinator, Vertx... vertxes) throws Exception {
+    try {
       if (coordinator != null) {
         coordinator.stop().await(20, TimeUnit.SECONDS);
       }
     } finally {
-      if (vertx != null) {
-        vertx.close().await(20, TimeUnit.SECONDS);
+      for (Vertx vertx : vertxes) {
+        if (vertx != null) {
+          vertx.close().await(20, TimeUnit.SECONDS);
+        }
       }
-      delete(dir);
     }
   }
 
@@ -86,6 +102,22 @@ public final class LocalCoordinator implements BeforeEachCallback, AfterEachCall
       return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
     } catch (TimeoutException e) {
       throw new AssertionError("no reply on " + address + " in 10 s", e);
+    }
+  }
+
+  /**
+   * Sends an agent's hello or one of its results on the address the agent uses for it, and fails the test unless
+   * the coordinator acks it as taken.
+   */
+  public void deliver(Object message) {
+    String address = switch (message) {
+      case AgentHello hello -> Addresses.AGENT_HELLO;
+      case KernelResult result -> Addresses.RESULTS;
+      default -> throw new IllegalArgumentException("an agent sends a hello or a result, not " + message);
+    };
+    Ack ack = request(address, message);
+    if (!ack.ok()) {
+      throw new AssertionError("the coordinator refused what was sent on " + address + ": " + ack);
     }
   }
 

@@ -7,10 +7,9 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.PrometheusText;
 import io.busload.coordinator.PrometheusText.Sample;
+import io.busload.coordinator.PrometheusText;
 import io.busload.coordinator.SettableClock;
-import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.fleet.ResultGauges;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.Family;
@@ -19,8 +18,6 @@ import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
-import io.busload.protocol.cluster.ClusterSettings;
-import io.busload.protocol.cluster.FleetTls;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
 import io.vertx.core.Vertx;
@@ -70,11 +67,7 @@ class MetricsTest {
   @BeforeEach
   void start() throws Exception {
     Path certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--days", "400");
-    ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
-        ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
-    Path data = Http.tokensIn(dir.resolve("data"));
-    settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
-        data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false).withBridgePort(0);
+    settings = RestApiTestSettings.withFleetTls(dir.resolve("data"), certs, false).withBridgePort(0);
     vertx = Vertx.vertx();
     coordinator = Coordinator.deploy(vertx, settings, clock).await(60, TimeUnit.SECONDS);
     http = new Http(coordinator.httpPort());
@@ -84,12 +77,7 @@ class MetricsTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    if (vertx != null) {
-      vertx.close().await(20, TimeUnit.SECONDS);
-    }
+    LocalCoordinator.stop(coordinator, vertx);
   }
 
   @Test

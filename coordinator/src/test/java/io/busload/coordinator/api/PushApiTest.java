@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.protocol.Ack;
@@ -14,21 +13,18 @@ import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.Origin;
 import io.busload.protocol.ResultCsv;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code POST /api/pushes}: a real coordinator (plain Vert.x, real PostgreSQL) over real HTTP takes files
@@ -40,25 +36,16 @@ class PushApiTest {
   private static final DeviceInfo LAB = Fixtures.gpu("lab-gpu", 0);
   private static final Instant T = Instant.parse("2026-11-20T10:00:00Z");
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private final List<KernelResult> live = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
-    MessageConsumer<KernelResult> consumer = vertx.eventBus().consumer(Addresses.LIVE_RESULTS, m -> live.add(m.body()));
+    http = local.http();
+    MessageConsumer<KernelResult> consumer =
+        local.vertx().eventBus().consumer(Addresses.LIVE_RESULTS, m -> live.add(m.body()));
     consumer.completion().await(10, TimeUnit.SECONDS);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
   }
 
   /** Standalone results, as ./busload run makes them: no run, no sweep; strides 1 to n. */
@@ -265,19 +252,11 @@ class PushApiTest {
   void push_slowResultAfterFleetHistory_regressionNamesTheOriginChange() throws Exception {
     for (int i = 0; i < 8; i++) {
       KernelResult r = Fixtures.result("s", "r" + i, "a1", LAB, 4, true, T.minusSeconds(3600L * (10 - i)));
-      Ack ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, r).await(10, TimeUnit.SECONDS).body();
+      Ack ack = local.request(Addresses.RESULTS, r);
       assertThat(ack.ok()).as(ack.reason()).isTrue();
     }
     KernelResult base = Fixtures.result(null, null, "a1", LAB, 4, true, T);
-    KernelResult slow = KernelResult.builder().schemaVersion(base.schemaVersion()).id(base.id())
-        .agentId(base.agentId()).agentVersion(base.agentVersion()).fatbinHash(base.fatbinHash())
-        .device(base.device()).suite(base.suite()).kernel(base.kernel()).params(base.params()).valid(true)
-        .mismatches(List.of()).medianSeconds(base.medianSeconds() * 1.25).minSeconds(base.minSeconds())
-        .maxSeconds(base.maxSeconds()).relativeSpread(base.relativeSpread()).samples(base.samples())
-        .launchesPerSample(base.launchesPerSample()).warmupLaunches(base.warmupLaunches())
-        .bytesRead(base.bytesRead()).bytesWritten(base.bytesWritten()).bytes(base.bytes())
-        .bandwidth(base.bytes() / (base.medianSeconds() * 1.25)).method(base.method()).measuredAt(base.measuredAt())
-        .build();
+    KernelResult slow = Fixtures.slower(base, 1.25);
 
     assertThat(push("slow.json", json(List.of(slow))).statusCode()).isEqualTo(201);
 
@@ -465,9 +444,9 @@ class PushApiTest {
     KernelResult original = standalone(LAB, 1).getFirst();
     KernelResult moved = Fixtures.withMeasuredAt(original, T.minus(java.time.Duration.ofDays(40)));
 
-    Ack first = vertx.eventBus().<Ack>request(Addresses.RESULTS, original).await(10, TimeUnit.SECONDS).body();
-    Ack again = vertx.eventBus().<Ack>request(Addresses.RESULTS, original).await(10, TimeUnit.SECONDS).body();
-    Ack other = vertx.eventBus().<Ack>request(Addresses.RESULTS, moved).await(10, TimeUnit.SECONDS).body();
+    Ack first = local.request(Addresses.RESULTS, original);
+    Ack again = local.request(Addresses.RESULTS, original);
+    Ack other = local.request(Addresses.RESULTS, moved);
 
     assertThat(first.ok()).isTrue();
     assertThat(again.ok()).as("the same record resent (its ack was lost) is acked as stored").isTrue();
@@ -483,7 +462,7 @@ class PushApiTest {
     KernelResult ahead = Fixtures.withMeasuredAt(standalone(LAB, 1).getFirst(),
         Instant.now().plus(java.time.Duration.ofDays(366)));
 
-    Ack ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, ahead).await(10, TimeUnit.SECONDS).body();
+    Ack ack = local.request(Addresses.RESULTS, ahead);
 
     assertThat(ack.ok()).isFalse();
     assertThat(ack.reason()).startsWith("measuredAt: " + ahead.measuredAt() + " is 365 d ahead of the coordinator's"
@@ -518,7 +497,7 @@ class PushApiTest {
     KernelResult claimed = standalone(LAB, 1).getFirst()
         .withOrigin(new Origin(Origin.PUSHED, "p", "t", "h", "f", "a", T));
 
-    Ack ack = vertx.eventBus().<Ack>request(Addresses.RESULTS, claimed).await(10, TimeUnit.SECONDS).body();
+    Ack ack = local.request(Addresses.RESULTS, claimed);
 
     assertThat(ack.ok()).isFalse();
     assertThat(ack.reason()).startsWith("origin:");

@@ -3,9 +3,7 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Http;
-import io.vertx.core.Vertx;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -14,11 +12,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * BabelStream's --csv output from real runs on the lent H100 and H200 (docs/results/2026-11-27-health-and-babelstream)
@@ -31,22 +27,12 @@ class PushBabelStreamApiTest {
   private static final Instant T = Instant.parse("2026-11-27T19:00:00Z");
   private static final String COPY_FP64 = URLEncoder.encode("elements=33554432;type=fp64", StandardCharsets.UTF_8);
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
+    http = local.http();
   }
 
   private HttpResponse<String> push(String host, String gpu, String name, Instant at, String version)

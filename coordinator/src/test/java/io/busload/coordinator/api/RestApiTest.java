@@ -11,10 +11,11 @@ import io.busload.protocol.KernelResult;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The REST API of a running coordinator (a plain, non-clustered Vert.x: the event bus is local, everything
@@ -80,34 +81,28 @@ class RestApiTest {
     assertThat(Http.json(created).get("runs")).hasSize(2);
   }
 
-  @Test
-  void postSweep_unknownSuite_400NamingSuiteAndNothingStored() {
-    assertBadRequest("{\"suite\":\"nope\",\"devices\":[\"h1/cpu\"]}", "suite", "unknown suite 'nope'");
-  }
+  /** Each row: a sweep's body, the field the 400 names, and a part of its detail; nothing is stored. */
+  @ParameterizedTest(name = "{1}: {2}")
+  @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+      {"suite":"nope","devices":["h1/cpu"]}               | suite             | unknown suite 'nope'
+      {"suite":"stride","devices":["h1/cpu","h9/cuda:3"]} | devices           | h9/cuda:3
+      {"suite":"stride","devices":[]}                     | devices           | no device
+      {"suite":"stride","options":{"elements":"-5"}}      | options.elements  | elements
+      {"suite":"stride","options":{"warp_size":"64"}}     | options.warp_size | unknown
+      {"suite":"stride",                                  | body              | malformed JSON
+      """)
+  void postSweep_badBody_400NamingTheFieldAndNothingStored(String body, String field, String detailPart) {
+    HttpResponse<String> response = http.post("/api/sweeps", body);
 
-  @Test
-  void postSweep_unknownDevice_400NamingDevicesAndNothingStored() {
-    assertBadRequest("{\"suite\":\"stride\",\"devices\":[\"h1/cpu\",\"h9/cuda:3\"]}", "devices", "h9/cuda:3");
-  }
-
-  @Test
-  void postSweep_emptyDeviceList_400NamingDevices() {
-    assertBadRequest("{\"suite\":\"stride\",\"devices\":[]}", "devices", "no device");
-  }
-
-  @Test
-  void postSweep_badOptionValue_400NamingTheOption() {
-    assertBadRequest("{\"suite\":\"stride\",\"options\":{\"elements\":\"-5\"}}", "options.elements", "elements");
-  }
-
-  @Test
-  void postSweep_unknownOption_400NamingTheOption() {
-    assertBadRequest("{\"suite\":\"stride\",\"options\":{\"warp_size\":\"64\"}}", "options.warp_size", "unknown");
-  }
-
-  @Test
-  void postSweep_malformedJson_400NamingBody() {
-    assertBadRequest("{\"suite\":\"stride\",", "body", "malformed JSON");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+    assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
+    JsonNode problem = Http.json(response);
+    assertThat(problem.get("type").asText()).isEqualTo("about:blank");
+    assertThat(problem.get("title").asText()).isEqualTo("Bad Request");
+    assertThat(problem.get("status").asInt()).isEqualTo(400);
+    assertThat(problem.get("field").asText()).isEqualTo(field);
+    assertThat(problem.get("detail").asText()).contains(detailPart);
+    assertThat(Http.json(http.get("/api/sweeps"))).as("nothing stored").isEmpty();
   }
 
   @Test
@@ -229,19 +224,5 @@ class RestApiTest {
   private KernelResult store(KernelResult result) {
     assertThat(local.request(Addresses.RESULTS, result).ok()).isTrue();
     return result;
-  }
-
-  private void assertBadRequest(String body, String field, String detailPart) {
-    HttpResponse<String> response = http.post("/api/sweeps", body);
-
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
-    assertThat(response.headers().firstValue("content-type")).hasValue(Problem.CONTENT_TYPE);
-    JsonNode problem = Http.json(response);
-    assertThat(problem.get("type").asText()).isEqualTo("about:blank");
-    assertThat(problem.get("title").asText()).isEqualTo("Bad Request");
-    assertThat(problem.get("status").asInt()).isEqualTo(400);
-    assertThat(problem.get("field").asText()).isEqualTo(field);
-    assertThat(problem.get("detail").asText()).contains(detailPart);
-    assertThat(Http.json(http.get("/api/sweeps"))).as("nothing stored").isEmpty();
   }
 }

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.TestDatabase;
-import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
 import io.busload.testsupport.FleetCerts;
 import io.vertx.core.Vertx;
@@ -18,7 +16,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLHandshakeException;
@@ -42,11 +39,7 @@ class RestTlsTest {
   @BeforeAll
   static void start() throws Exception {
     certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--dashboard", "d1@127.0.0.1");
-    ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
-        ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
-    Path data = Http.tokensIn(dir.resolve("data"));
-    CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
-        data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, true);
+    CoordinatorSettings settings = RestApiTestSettings.withFleetTls(dir.resolve("data"), certs, true);
     vertx = Vertx.vertx();
     coordinator = Coordinator.deploy(vertx, settings).await(60, TimeUnit.SECONDS);
     vertx.eventBus().request(io.busload.protocol.Addresses.AGENT_HELLO, io.busload.coordinator.Fixtures.hello(
@@ -55,12 +48,7 @@ class RestTlsTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    if (vertx != null) {
-      vertx.close().await(20, TimeUnit.SECONDS);
-    }
+    LocalCoordinator.stop(coordinator, vertx);
   }
 
   @Test

@@ -3,17 +3,12 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
-import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.SampleRetention;
-import io.busload.protocol.Ack;
-import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,10 +16,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,34 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SampleRetentionApiTest {
   @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
-  private CoordinatorSettings settings;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private final DeviceInfo gpu = Fixtures.gpu("g0", 0);
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    settings = RestApiTestSettings.of(dir);
-    coordinator = Coordinator.deploy(vertx, settings).await(90, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
-    assertThat(send(Fixtures.hello("a1", gpu)).ok()).isTrue();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
-  }
-
-  private Ack send(Object body) {
-    String address = body instanceof KernelResult ? Addresses.RESULTS : Addresses.AGENT_HELLO;
-    try {
-      return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply on " + address, e);
-    }
+    http = local.http();
+    local.deliver(Fixtures.hello("a1", gpu));
   }
 
   /** Four stride cases of one sweep, measured at {@code at}, 10 samples each. */
@@ -75,7 +49,7 @@ class SampleRetentionApiTest {
       KernelResult r = f.toBuilder().valid(true).mismatches(List.of()).minSeconds(samples.getFirst())
           .maxSeconds(samples.getLast()).relativeSpread(0.01).samples(samples).launchesPerSample(10)
           .warmupLaunches(5).build();
-      assertThat(send(r).ok()).isTrue();
+      local.deliver(r);
       sent.add(r);
     }
     return sent;
@@ -83,8 +57,8 @@ class SampleRetentionApiTest {
 
   /** The retention as the leader runs it, from a connection pool of its own on the coordinator's database. */
   private SampleRetention.Dropped ageOut() {
-    try (Database db = Database.open(settings.database(), dir.resolve("retention"))) {
-      return new SampleRetention(db).ageOut(Instant.now(), settings.sampleRetention());
+    try (Database db = Database.open(local.settings().database(), dir.resolve("retention"))) {
+      return new SampleRetention(db).ageOut(Instant.now(), local.settings().sampleRetention());
     }
   }
 

@@ -75,6 +75,9 @@ class ScheduleAndAnalysisApiTest {
     assertThat(Http.json(updated).get("cron").asText()).isEqualTo("15 4 * * *");
     assertThat(http.delete("/api/schedules/" + id).statusCode()).isEqualTo(204);
     assertThat(http.get("/api/schedules/" + id).statusCode()).isEqualTo(404);
+    HttpResponse<String> again = http.delete("/api/schedules/" + id);
+    assertThat(again.statusCode()).isEqualTo(404);
+    assertThat(Http.json(again).get("detail").asText()).isEqualTo("unknown schedule '" + id + "'");
   }
 
   @Test
@@ -99,7 +102,7 @@ class ScheduleAndAnalysisApiTest {
   @Test
   void getComparison_twoModels_latestValidPerModelWithMeasuredCeilingAndPeakFractions() {
     Instant t = Instant.parse("2026-11-01T10:00:00Z");
-        KernelResult older = Fixtures.result("s", "run-0", "a1", H100, 4, true, t.minusSeconds(60));
+    KernelResult older = Fixtures.result("s", "run-0", "a1", H100, 4, true, t.minusSeconds(60));
     KernelResult latest = Fixtures.result("s", "run-1", "a1", H100, 4, true, t.plusSeconds(1));
     KernelResult invalidNewer = Fixtures.result("s", "run-1", "a1", H100, 4, false, t.plusSeconds(2));
     KernelResult cpu = Fixtures.result("s", "run-2", "a1", CPU, 4, true, t);
@@ -113,11 +116,8 @@ class ScheduleAndAnalysisApiTest {
         .bytesWritten(1).bytes(2_000_000_000L).bandwidth(2.0e12).method("m").measuredAt(t).build();
     assertThat(send(Addresses.RESULTS, memcpy).ok()).isTrue();
     // A read-heavy kernel of the same run beat memcpy: it sets the measured ceiling.
-    KernelResult gather = KernelResult.builder().id(java.util.UUID.randomUUID()).runId("run-1").sweepId("s")
-        .agentId("a1").agentVersion("0.1.0").fatbinHash("f").device(H100).suite("stride").kernel("gather-sorted")
-        .params(Map.of()).valid(true).mismatches(List.of()).medianSeconds(1e-3).minSeconds(1e-3).maxSeconds(1e-3)
-        .relativeSpread(0).samples(List.of(1e-3)).launchesPerSample(1).warmupLaunches(1).bytesRead(1)
-        .bytesWritten(1).bytes(2_100_000_000L).bandwidth(2.1e12).method("m").measuredAt(t).build();
+    KernelResult gather = memcpy.toBuilder().id(java.util.UUID.randomUUID()).kernel("gather-sorted")
+        .bytes(2_100_000_000L).bandwidth(2.1e12).build();
     assertThat(send(Addresses.RESULTS, gather).ok()).isTrue();
 
     JsonNode body = Http.json(http.get("/api/comparisons?kernel=stride_copy_fp32&params=elements%3D1024%3Bstride%3D4"));
@@ -148,15 +148,7 @@ class ScheduleAndAnalysisApiTest {
       assertThat(send(Addresses.RESULTS, r).ok()).isTrue();
     }
     KernelResult base = Fixtures.result("s", "r9", "a1", H100, 4, true, t.plusSeconds(3600L * 9));
-    KernelResult slow = KernelResult.builder().schemaVersion(base.schemaVersion()).id(base.id()).runId(base.runId())
-        .sweepId(base.sweepId()).agentId(base.agentId()).agentVersion("0.2.0").fatbinHash(base.fatbinHash())
-        .device(base.device()).suite(base.suite()).kernel(base.kernel()).params(base.params()).valid(true)
-        .mismatches(List.of()).medianSeconds(base.medianSeconds() * 1.25).minSeconds(base.minSeconds())
-        .maxSeconds(base.maxSeconds()).relativeSpread(base.relativeSpread()).samples(base.samples())
-        .launchesPerSample(base.launchesPerSample()).warmupLaunches(base.warmupLaunches())
-        .bytesRead(base.bytesRead()).bytesWritten(base.bytesWritten()).bytes(base.bytes())
-        .bandwidth(base.bytes() / (base.medianSeconds() * 1.25)).method(base.method()).measuredAt(base.measuredAt())
-        .build();
+    KernelResult slow = Fixtures.slower(base, 1.25).toBuilder().agentVersion("0.2.0").build();
     assertThat(send(Addresses.RESULTS, slow).ok()).isTrue();
 
     JsonObject event = published.poll(10, TimeUnit.SECONDS);

@@ -3,12 +3,9 @@ package io.busload.coordinator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.analysis.RegressionWatch;
-import io.busload.protocol.Ack;
-import io.busload.protocol.Addresses;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
@@ -16,12 +13,10 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
 import io.busload.protocol.StopReason;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +24,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
@@ -44,36 +38,17 @@ class VerdictApiTest {
   private static final String STRIDE_4 = "elements%3D1024%3Bstride%3D4";
   private final List<DeviceInfo> gpus = new ArrayList<>();
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private final SplittableRandom random = new SplittableRandom(13);
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
+    http = local.http();
     for (int i = 0; i < 6; i++) {
       gpus.add(Fixtures.gpu("g" + i, 0));
     }
-    assertThat(send(Fixtures.hello("a1", gpus.toArray(DeviceInfo[]::new))).ok()).isTrue();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
-  }
-
-  private Ack send(Object body) {
-    String address = body instanceof KernelResult ? Addresses.RESULTS : Addresses.AGENT_HELLO;
-    try {
-      return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply on " + address, e);
-    }
+    local.deliver(Fixtures.hello("a1", gpus.toArray(DeviceInfo[]::new)));
   }
 
   /** A stride=4 result at {@code bandwidth} B/s, its 10 samples spread 0.2% around it. */
@@ -101,13 +76,13 @@ class VerdictApiTest {
   @Test
   void changePoint_levelDropsFivePercent_recordedOnceWithItsSlowerVerdictAndPublished() throws Exception {
     BlockingQueue<JsonObject> published = new LinkedBlockingQueue<>();
-    vertx.eventBus().<JsonObject>consumer(RegressionWatch.LIVE_REGRESSIONS, m -> published.add(m.body()));
+    local.vertx().eventBus().<JsonObject>consumer(RegressionWatch.LIVE_REGRESSIONS, m -> published.add(m.body()));
     DeviceInfo gpu = gpus.getFirst();
     List<KernelResult> sent = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       KernelResult r = result(gpu, "s" + i, noisy(i < 20 ? 2.0e12 : 1.9e12), T.plusSeconds(3600L * i));
       sent.add(r);
-      assertThat(send(r).ok()).isTrue();
+      local.deliver(r);
     }
 
     JsonObject event = null;
@@ -194,7 +169,7 @@ class VerdictApiTest {
   void acceptedChange_withReason_restartsTheBaselineAndChangesNoResult() throws Exception {
     DeviceInfo gpu = gpus.getFirst();
     for (int i = 0; i < 10; i++) {
-      assertThat(send(result(gpu, "s", noisy(2.0e12), T.plusSeconds(3600L * i))).ok()).isTrue();
+      local.deliver(result(gpu, "s", noisy(2.0e12), T.plusSeconds(3600L * i)));
     }
     String before = http.get("/api/results?device=" + gpu.id()).body();
     Instant from = T.plusSeconds(3600L * 10);
@@ -210,7 +185,7 @@ class VerdictApiTest {
     // 20% lower after the mark: the z-score's history starts at the mark, so this is no regression (without the
     // mark it is one: ScheduleAndAnalysisApiTest.results_dropAfterStableHistory_recordedListedAndPublished).
     for (int i = 10; i < 14; i++) {
-      assertThat(send(result(gpu, "s", noisy(1.6e12), T.plusSeconds(3600L * i))).ok()).isTrue();
+      local.deliver(result(gpu, "s", noisy(1.6e12), T.plusSeconds(3600L * i)));
     }
     Thread.sleep(1000);
     assertThat(Http.json(http.get("/api/regressions?device=" + gpu.id()))).isEmpty();
@@ -226,12 +201,12 @@ class VerdictApiTest {
 
   private void twoSweeps() {
     DeviceInfo gpu = gpus.getFirst();
-    assertThat(send(result(gpu, "sweep-a", 2.0e12, T)).ok()).isTrue();
+    local.deliver(result(gpu, "sweep-a", 2.0e12, T));
     KernelResult memcpyA = Fixtures.result("sweep-a", "run-a", "a1", gpu, 8, true, T);
-    assertThat(send(memcpyA).ok()).isTrue();
-    assertThat(send(result(gpu, "sweep-b", 1.8e12, T.plusSeconds(60))).ok()).isTrue();
+    local.deliver(memcpyA);
+    local.deliver(result(gpu, "sweep-b", 1.8e12, T.plusSeconds(60)));
     KernelResult memcpyB = Fixtures.result("sweep-b", "run-b", "a1", gpu, 8, true, T.plusSeconds(60));
-    assertThat(send(memcpyB).ok()).isTrue();
+    local.deliver(memcpyB);
   }
 
   @Test
@@ -259,7 +234,7 @@ class VerdictApiTest {
   @Test
   void compareCli_twoSweepsOnTheCoordinator_exit1ThenUnknownSweepExit2() {
     twoSweeps();
-    String url = "http://127.0.0.1:" + coordinator.httpPort();
+    String url = "http://127.0.0.1:" + local.httpPort();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = io.busload.agent.Main.commandLine();
@@ -282,7 +257,7 @@ class VerdictApiTest {
     for (int d = 0; d < gpus.size(); d++) {
       double level = d == 2 ? 1.8e12 : 2.0e12 * (1 + 0.004 * (d - 2.5));
       for (int i = 0; i < 3; i++) {
-        assertThat(send(result(gpus.get(d), "s", noisy(level), Instant.now().minusSeconds(600L * i))).ok()).isTrue();
+        local.deliver(result(gpus.get(d), "s", noisy(level), Instant.now().minusSeconds(600L * i)));
       }
     }
     JsonNode body = Http.json(http.get("/api/cohort-flags"));
@@ -310,8 +285,8 @@ class VerdictApiTest {
   @Test
   void verdicts_typedClocksLowerThoughSentencesAgree_slowerAtTheTypedLowerClock() {
     DeviceInfo gpu = gpus.getFirst();
-    assertThat(send(typedClocks(result(gpu, "sweep-a", 2.0e12, T), 1980)).ok()).isTrue();
-    assertThat(send(typedClocks(result(gpu, "sweep-b", 1.8e12, T.plusSeconds(60)), 1755)).ok()).isTrue();
+    local.deliver(typedClocks(result(gpu, "sweep-a", 2.0e12, T), 1980));
+    local.deliver(typedClocks(result(gpu, "sweep-b", 1.8e12, T.plusSeconds(60)), 1755));
 
     JsonNode row = Http.json(http.get("/api/verdicts?baseline=sweep-a&candidate=sweep-b")).get("rows").get(0);
 
@@ -326,7 +301,7 @@ class VerdictApiTest {
       double level = d == 2 ? 1.8e12 : 2.0e12 * (1 + 0.004 * (d - 2.5));
       for (int i = 0; i < 3; i++) {
         KernelResult r = result(gpus.get(d), "s", noisy(level), Instant.now().minusSeconds(600L * i));
-        assertThat(send(typedClocks(r, d == 2 ? 1755 : 1980)).ok()).isTrue();
+        local.deliver(typedClocks(r, d == 2 ? 1755 : 1980));
       }
     }
     JsonNode flags = Http.json(http.get("/api/cohort-flags")).get("flags");

@@ -8,7 +8,8 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.TestDatabase;
+import io.busload.coordinator.api.LocalCoordinator;
+import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
@@ -23,12 +24,12 @@ import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
 import io.busload.testsupport.LogCapture;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.PfxOptions;
-import io.vertx.core.buffer.Buffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,11 +63,8 @@ class AgentBridgeTest {
   static void start() throws Exception {
     certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent",
         "bridge-a1@127.0.0.1,bridge-a2@127.0.0.1", "--dashboard", "d1@127.0.0.1");
-    ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
-        ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
-    Path data = Http.tokensIn(dir.resolve("data"));
-    CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
-        data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false).withBridgePort(0);
+    CoordinatorSettings settings = RestApiTestSettings.withFleetTls(dir.resolve("data"), certs, false)
+        .withBridgePort(0);
     coordinatorVertx = Vertx.vertx();
     coordinator = Coordinator.deploy(coordinatorVertx, settings).await(60, TimeUnit.SECONDS);
     bridgePort = coordinator.bridgePort();
@@ -75,12 +73,7 @@ class AgentBridgeTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    if (coordinatorVertx != null) {
-      coordinatorVertx.close().await(20, TimeUnit.SECONDS);
-    }
+    LocalCoordinator.stop(coordinator, coordinatorVertx);
   }
 
   @AfterEach

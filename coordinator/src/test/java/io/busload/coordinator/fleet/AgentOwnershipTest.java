@@ -7,7 +7,8 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.TestDatabase;
+import io.busload.coordinator.api.LocalCoordinator;
+import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.AgentHello;
@@ -71,11 +72,8 @@ class AgentOwnershipTest {
   static void start() throws Exception {
     certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent",
         VICTIM + "@127.0.0.1," + ATTACKER + "@127.0.0.1");
-    ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
-        ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
-    Path data = Http.tokensIn(dir.resolve("data"));
-    CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
-        data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false).withBridgePort(0);
+    CoordinatorSettings settings = RestApiTestSettings.withFleetTls(dir.resolve("data"), certs, false)
+        .withBridgePort(0);
     coordinatorVertx = Vertx.vertx();
     coordinator = Coordinator.deploy(coordinatorVertx, settings).await(60, TimeUnit.SECONDS);
     bridgePort = coordinator.bridgePort();
@@ -86,12 +84,7 @@ class AgentOwnershipTest {
     for (Vertx vertx : clients) {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    if (coordinatorVertx != null) {
-      coordinatorVertx.close().await(20, TimeUnit.SECONDS);
-    }
+    LocalCoordinator.stop(coordinator, coordinatorVertx);
   }
 
   @Test

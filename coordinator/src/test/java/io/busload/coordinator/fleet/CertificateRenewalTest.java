@@ -7,7 +7,8 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.TestDatabase;
+import io.busload.coordinator.api.LocalCoordinator;
+import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
@@ -55,23 +56,15 @@ class CertificateRenewalTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    for (Vertx vertx : vertxes) {
-      vertx.close().await(20, TimeUnit.SECONDS);
-    }
+    LocalCoordinator.stop(coordinator, vertxes.toArray(Vertx[]::new));
   }
 
   @Test
   void renewUnderRunningFleet_newHandshakesGetNewCertificates_agentKeepsItsConnection_zeroLost() throws Exception {
     Path certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--agent", "renew-a1",
         "--days", "5");
-    ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
-        ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
-    Path data = Http.tokensIn(dir.resolve("data"));
-    CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
-        data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false).withBridgePort(0);
+    CoordinatorSettings settings = RestApiTestSettings.withFleetTls(dir.resolve("data"), certs, false)
+        .withBridgePort(0);
     Vertx coordinatorVertx = vertx();
     coordinator = Coordinator.deploy(coordinatorVertx, settings).await(60, TimeUnit.SECONDS);
     int bridgePort = coordinator.bridgePort();

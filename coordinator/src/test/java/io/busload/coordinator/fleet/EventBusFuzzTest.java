@@ -2,14 +2,14 @@ package io.busload.coordinator.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.coordinator.AgentDouble;
+import io.busload.coordinator.ClusterCoordinator;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
-import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.Http;
+import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.Ack;
@@ -92,9 +92,8 @@ class EventBusFuzzTest {
   @BeforeEach
   void start() throws Exception {
     eventBusPort = Ports.free();
-    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
-        cluster.settings(ClusterSettings.COORDINATOR, eventBusPort), database)).await(60, TimeUnit.SECONDS);
-    cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+    coordinator = ClusterCoordinator.start(cluster, new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
+        cluster.settings(ClusterSettings.COORDINATOR, eventBusPort), database));
     good = cluster.join(ClusterSettings.AGENT);
     fuzzer = cluster.join(ClusterSettings.AGENT);
     // The fuzzer writes raw bytes under the coordinator's own codec names (and one name it does not know).

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.coordinator.AgentDouble;
+import io.busload.coordinator.ClusterCoordinator;
 import io.busload.coordinator.Coordinator;
-import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
-import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.Http;
+import io.busload.coordinator.RawCodec;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.ResultJson;
@@ -55,9 +55,7 @@ class IntakeJsonTest {
 
   @BeforeEach
   void start() throws Exception {
-    coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir), "127.0.0.1", 0,
-        cluster.settings(ClusterSettings.COORDINATOR), database)).await(60, TimeUnit.SECONDS);
-    cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
+    coordinator = ClusterCoordinator.start(cluster, ClusterCoordinator.settings(cluster, dir, database));
     agentVertx = cluster.join(ClusterSettings.AGENT);
     // This member writes result frames byte for byte, under the protocol codec's name.
     agentVertx.eventBus().unregisterDefaultCodec(KernelResult.class);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.AgentDouble;
+import io.busload.coordinator.ClusterCoordinator;
 import io.busload.coordinator.Coordinator;
-import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
 import io.busload.coordinator.TestDatabase;
@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,10 +35,8 @@ class StandbyViewTest {
     List<Coordinator> coordinators = new ArrayList<>();
     try (LoopbackCluster cluster = new LoopbackCluster("busload-standby")) {
       for (int i = 0; i < 2; i++) {
-        Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)),
-            "127.0.0.1", 0, cluster.settings(ClusterSettings.COORDINATOR), database)).await(60, TimeUnit.SECONDS);
-        cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
-        coordinators.add(coordinator);
+        coordinators.add(ClusterCoordinator.start(cluster,
+            ClusterCoordinator.settings(cluster, dir.resolve("c" + i), database)));
       }
       Vertx agentSide = cluster.join(ClusterSettings.AGENT);
       Http leader = new Http(coordinators.get(0).httpPort());

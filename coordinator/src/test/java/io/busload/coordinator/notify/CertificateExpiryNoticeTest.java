@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.api.CertificateResource;
+import io.busload.coordinator.api.LocalCoordinator;
+import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.coordinator.fleet.CertificateExpiry;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.bridge.BridgeClient;
@@ -44,25 +45,15 @@ class CertificateExpiryNoticeTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (coordinator != null) {
-      coordinator.stop().await(20, TimeUnit.SECONDS);
-    }
-    for (Vertx vertx : new Vertx[] {agentVertx, coordinatorVertx}) {
-      if (vertx != null) {
-        vertx.close().await(20, TimeUnit.SECONDS);
-      }
-    }
+    LocalCoordinator.stop(coordinator, agentVertx, coordinatorVertx);
   }
 
   @Test
   void bridgeAgent_certificateTenDaysFromExpiry_oneWarnOneNoticeAndListed() throws Exception {
     Path certs = FleetCerts.issue(dir.resolve("certs"), "--coordinator", "c1@127.0.0.1", "--days", "400");
     FleetCerts.issue(certs, "--agent", "exp-a1", "--days", "10");
-    ClusterSettings cluster = new ClusterSettings("unused", "127.0.0.1", null, 5701, 0, List.of("127.0.0.1"),
-        ClusterSettings.COORDINATOR).withTls(FleetTls.inDirectory(certs.resolve("coordinator-c1")));
-    Path data = Http.tokensIn(dir.resolve("data"));
-    CoordinatorSettings settings = new CoordinatorSettings(data, "127.0.0.1", 0, cluster, TestDatabase.fresh(),
-        data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), null, false).withBridgePort(0);
+    CoordinatorSettings settings = RestApiTestSettings.withFleetTls(dir.resolve("data"), certs, false)
+        .withBridgePort(0);
     coordinatorVertx = Vertx.vertx();
     coordinator = Coordinator.deploy(coordinatorVertx, settings).await(60, TimeUnit.SECONDS);
     Http http = new Http(coordinator.httpPort());

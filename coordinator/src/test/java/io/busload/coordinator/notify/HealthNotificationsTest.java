@@ -3,29 +3,22 @@ package io.busload.coordinator.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.api.RestApiTestSettings;
-import io.busload.protocol.Ack;
-import io.busload.protocol.Addresses;
+import io.busload.coordinator.api.LocalCoordinator;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.Health;
 import io.busload.protocol.HealthCounters;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import io.busload.testsupport.Await;
-import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Health verdicts end to end: a real coordinator on a real PostgreSQL judges results that carry NVML health as they
@@ -38,41 +31,22 @@ class HealthNotificationsTest {
       false, false, 0L);
   private static final String KEY = "k3y-0f-the-receiver-9fz2LqW8";
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private DeviceInfo gpu;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
+    http = local.http();
     gpu = Fixtures.gpu("g", 0);
-    assertThat(send(Fixtures.hello("a1", gpu)).ok()).isTrue();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
-  }
-
-  private Ack send(Object body) {
-    String address = body instanceof KernelResult ? Addresses.RESULTS : Addresses.AGENT_HELLO;
-    try {
-      return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply on " + address, e);
-    }
+    local.deliver(Fixtures.hello("a1", gpu));
   }
 
   /** One result of sweep {@code sweep} whose health went from clean at the run's start to {@code after}. */
   private KernelResult run(String sweep, HealthCounters after) {
     KernelResult r = Fixtures.result(sweep, "run-" + sweep, "a1", gpu, 4, true, Instant.now())
         .withHealth(new Health(CLEAN, after, List.of(), "NVML, driver 580.82.07"));
-    assertThat(send(r).ok()).isTrue();
+    local.deliver(r);
     return r;
   }
 

@@ -6,12 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
-import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.api.RestApiTestSettings;
-import io.busload.protocol.Ack;
-import io.busload.protocol.Addresses;
+import io.busload.coordinator.api.LocalCoordinator;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
@@ -22,20 +19,17 @@ import io.busload.protocol.Sampling;
 import io.busload.protocol.StopReason;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.LogCapture;
-import io.vertx.core.Vertx;
 import jakarta.mail.internet.MimeMessage;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Notices end to end: a real coordinator on a real PostgreSQL, results sent over its event bus, and real receivers
@@ -48,9 +42,7 @@ class NotificationsEndToEndTest {
   private static final String SLACK_TOKEN = "T0001/B0002/slacktoken7Yh3Qe";
   private static final String SMTP_PASSWORD = "smtp-pa55word-Zq81";
 
-  @TempDir Path dir;
-  private Vertx vertx;
-  private Coordinator coordinator;
+  @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   private Http http;
   private GreenMail mail;
   private DeviceInfo gpu;
@@ -58,11 +50,9 @@ class NotificationsEndToEndTest {
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    coordinator = Coordinator.deploy(vertx, RestApiTestSettings.of(dir)).await(30, TimeUnit.SECONDS);
-    http = new Http(coordinator.httpPort());
+    http = local.http();
     gpu = Fixtures.gpu("g", 0);
-    assertThat(send(Fixtures.hello("a1", gpu)).ok()).isTrue();
+    local.deliver(Fixtures.hello("a1", gpu));
     mail = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
     mail.setUser("busload", SMTP_PASSWORD);
     mail.start();
@@ -71,17 +61,6 @@ class NotificationsEndToEndTest {
   @AfterEach
   void stop() throws Exception {
     mail.stop();
-    coordinator.stop().await(20, TimeUnit.SECONDS);
-    vertx.close().await(20, TimeUnit.SECONDS);
-  }
-
-  private Ack send(Object body) {
-    String address = body instanceof KernelResult ? Addresses.RESULTS : Addresses.AGENT_HELLO;
-    try {
-      return vertx.eventBus().<Ack>request(address, body).await(10, TimeUnit.SECONDS).body();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply on " + address, e);
-    }
   }
 
   private HttpResponse<String> admin(String path) {
@@ -114,7 +93,7 @@ class NotificationsEndToEndTest {
     for (int i = 0; i < 30; i++) {
       KernelResult r = result(i < 20 ? 2.0e12 : 1.9e12, T.plusSeconds(3600L * i));
       sent.add(r);
-      assertThat(send(r).ok()).isTrue();
+      local.deliver(r);
     }
     return sent;
   }
@@ -282,6 +261,19 @@ class NotificationsEndToEndTest {
         + "\"secrets\":{\"url\":\"https://hooks.slack.example/x\"}}");
     assertThat(nul.statusCode()).isEqualTo(400);
     assertThat(Http.json(nul).get("field").asText()).isEqualTo("name");
+    assertThat(Http.json(admin("/api/notifications/targets"))).isEmpty();
+  }
+
+  @Test
+  void deleteTarget_thereThenGone_204Then404NamingIt() {
+    String id = target("{\"name\":\"hook\",\"kind\":\"webhook\",\"secrets\":{\"url\":"
+        + "\"https://ci.lab.example/hook\",\"key\":\"" + HMAC_KEY + "\"}}");
+
+    assertThat(http.delete("/api/notifications/targets/" + id).statusCode()).isEqualTo(204);
+    HttpResponse<String> again = http.delete("/api/notifications/targets/" + id);
+
+    assertThat(again.statusCode()).isEqualTo(404);
+    assertThat(Http.json(again).get("detail").asText()).isEqualTo("unknown notification target '" + id + "'");
     assertThat(Http.json(admin("/api/notifications/targets"))).isEmpty();
   }
 

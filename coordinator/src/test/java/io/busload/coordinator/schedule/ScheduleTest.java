@@ -3,6 +3,7 @@ package io.busload.coordinator.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.coordinator.ClusterCoordinator;
 import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
@@ -10,15 +11,14 @@ import io.busload.coordinator.Http;
 import io.busload.coordinator.SettableClock;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.api.RestApiTestSettings;
+import io.busload.coordinator.store.Database;
 import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.coordinator.store.RunTarget;
 import io.busload.coordinator.store.Schedule;
 import io.busload.coordinator.store.ScheduleStore;
-import io.busload.coordinator.store.Database;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
-import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.testsupport.LoopbackCluster;
 import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
@@ -58,17 +58,7 @@ class ScheduleTest {
       Instant due = Instant.parse("2026-11-01T10:00:00Z");
       Schedule schedule = new Schedule("s1", "x", "0 * * * *", "UTC", "stride", Map.of(),
           new Schedule.Target(Schedule.Target.Kind.ALL, null), false, due, due.minusSeconds(3600), due.minusSeconds(3600));
-      ScheduleStore.FirePlan plan = new ScheduleStore.FirePlan() {
-        @Override
-        public List<RunTarget> targets(Schedule s) {
-          return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
-        }
-
-        @Override
-        public Instant nextAfter(Schedule s, Instant now) {
-          return due.plusSeconds(3600);
-        }
-      };
+      ScheduleStore.FirePlan plan = onGpu(now -> due.plusSeconds(3600));
       pool.submit(() -> {
         schedules.insert(schedule);
         return null;
@@ -94,17 +84,7 @@ class ScheduleTest {
     try (Database db = vertx.executeBlocking(() -> Database.open(database, dir)).await(30, TimeUnit.SECONDS)) {
       ScheduleStore schedules = new ScheduleStore(db);
       Instant due = Instant.parse("2026-11-01T10:00:00Z");
-      ScheduleStore.FirePlan plan = new ScheduleStore.FirePlan() {
-        @Override
-        public List<RunTarget> targets(Schedule s) {
-          return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
-        }
-
-        @Override
-        public Instant nextAfter(Schedule s, Instant now) {
-          return now.truncatedTo(java.time.temporal.ChronoUnit.HOURS).plusSeconds(3600);
-        }
-      };
+      ScheduleStore.FirePlan plan = onGpu(now -> now.truncatedTo(java.time.temporal.ChronoUnit.HOURS).plusSeconds(3600));
       for (boolean overlap : List.of(false, true)) {
         String id = overlap ? "overlapping" : "one-at-a-time";
         vertx.executeBlocking(() -> {
@@ -149,11 +129,8 @@ class ScheduleTest {
     List<Coordinator> coordinators = new ArrayList<>();
     try (LoopbackCluster cluster = new LoopbackCluster("busload-test")) {
       for (int i = 0; i < 2; i++) {
-        Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("c" + i)),
-            "127.0.0.1", 0, cluster.settings(ClusterSettings.COORDINATOR), database), clock)
-            .await(60, TimeUnit.SECONDS);
-        cluster.onClose(() -> coordinator.stop().await(30, TimeUnit.SECONDS));
-        coordinators.add(coordinator);
+        coordinators.add(ClusterCoordinator.start(cluster,
+            ClusterCoordinator.settings(cluster, dir.resolve("c" + i), database), clock));
       }
       Vertx first = coordinators.getFirst().vertx();
       Ack hello = first.eventBus().<Ack>request(Addresses.AGENT_HELLO, Fixtures.hello("sc-agent", GPU))
@@ -231,5 +208,20 @@ class ScheduleTest {
       }
       Thread.sleep(100);
     }
+  }
+
+  /** Fires every schedule on {@link #GPU} alone; {@code nextAfter} says when it is due next. */
+  private static ScheduleStore.FirePlan onGpu(java.util.function.UnaryOperator<Instant> nextAfter) {
+    return new ScheduleStore.FirePlan() {
+      @Override
+      public List<RunTarget> targets(Schedule s) {
+        return List.of(new RunTarget(GPU.id(), "sc-agent", 2));
+      }
+
+      @Override
+      public Instant nextAfter(Schedule s, Instant now) {
+        return nextAfter.apply(now);
+      }
+    };
   }
 }

@@ -7,10 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code busload simulate fleet}: a real coordinator under many virtual agents, against the fleet's targets. */
@@ -21,36 +20,18 @@ public final class FleetCommand implements Callable<Integer> {
   @Option(names = "--agents", defaultValue = "1000", description = "Virtual agents (default ${DEFAULT-VALUE}).")
   int agents;
 
-  @Option(names = "--devices", defaultValue = "8", description = "Devices per agent (default ${DEFAULT-VALUE}).")
-  int devices;
+  @Mixin VirtualFleetOptions fleet;
 
   @Option(names = "--steady", defaultValue = "600", description = "Seconds under heartbeats alone (default ${DEFAULT-VALUE}).")
   int steadySeconds;
 
-  @Option(names = "--suite", defaultValue = "offset", description = "Suite of both sweeps (default ${DEFAULT-VALUE}).")
-  String suite;
-
-  @Option(names = "--option", description = "Suite option NAME=VALUE (default offset=0: two cases a run).")
-  Map<String, String> suiteOptions;
-
-  @Option(names = "--kernel-ms", defaultValue = "200", description = "Simulated time of one kernel case in the first sweep (default ${DEFAULT-VALUE}).")
-  long kernelMillis;
-
   @Option(names = "--drop-kernel-ms", defaultValue = "8000",
-      description = "The same in the drop sweep, so that runs are in flight when agents drop (default ${DEFAULT-VALUE}).")
+      description = "Simulated time of one kernel case in the drop sweep, so that runs are in flight when agents drop"
+          + " (default ${DEFAULT-VALUE}).")
   long dropKernelMillis;
 
   @Option(names = "--drop", defaultValue = "0.1", description = "Fraction of agents dropped at once (default ${DEFAULT-VALUE}).")
   double drop;
-
-  @Option(names = "--coordinator-heap", defaultValue = "1g", description = "-Xmx of the coordinator (default ${DEFAULT-VALUE}).")
-  String heap;
-
-  @Option(names = "--base-port", defaultValue = "17701", description = "Coordinator's Hazelcast port (default ${DEFAULT-VALUE}).")
-  int basePort;
-
-  @Option(names = "--http-port", defaultValue = "18081", description = "Coordinator's REST port (default ${DEFAULT-VALUE}).")
-  int httpPort;
 
   @Option(names = "--transport", defaultValue = "cluster",
       description = "How agents reach the coordinator: cluster (one shared member) or bridge (a WebSocket each to the"
@@ -68,17 +49,15 @@ public final class FleetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (agents < 1 || devices < 1) {
-      throw new IllegalArgumentException("--agents and --devices: at least 1, got " + agents + " and " + devices);
+    if (agents < 1 || fleet.devices < 1) {
+      throw new IllegalArgumentException("--agents and --devices: at least 1, got " + agents + " and "
+          + fleet.devices);
     }
     if (!(drop > 0 && drop < 1)) {
       throw new IllegalArgumentException("--drop: a fraction between 0 and 1, got " + drop);
     }
-    Map<String, String> options = suiteOptions == null ? Map.of("offset", "0") : new TreeMap<>(suiteOptions);
-    String command = "./busload simulate fleet --agents " + agents + " --devices " + devices + " --steady "
-        + steadySeconds + " --suite " + suite + options.entrySet().stream().map(e -> " --option " + e.getKey() + "="
-        + e.getValue()).reduce("", String::concat) + " --kernel-ms " + kernelMillis + " --drop-kernel-ms "
-        + dropKernelMillis + " --drop " + drop + " --coordinator-heap " + heap;
+    String command = "./busload simulate fleet --agents " + agents + " --steady " + steadySeconds + fleet.arguments()
+        + " --drop-kernel-ms " + dropKernelMillis + " --drop " + drop;
     FleetRun.Transport way = switch (transport) {
       case "cluster" -> FleetRun.Transport.CLUSTER;
       case "bridge" -> FleetRun.Transport.BRIDGE;
@@ -99,9 +78,8 @@ public final class FleetCommand implements Callable<Integer> {
     }
     String startedAt = Instant.now().toString();
     Files.createDirectories(out);
-    FleetRun.Options resolved = new FleetRun.Options(agents, devices, Duration.ofSeconds(steadySeconds), suite,
-        options, Duration.ofMillis(kernelMillis), Duration.ofMillis(dropKernelMillis), drop, heap, basePort, httpPort,
-        out.resolve("run"), way, security);
+    FleetRun.Options resolved = fleet.run(agents, Duration.ofSeconds(steadySeconds),
+        Duration.ofMillis(dropKernelMillis), drop, out.resolve("run"), way, security);
     FleetRun.Figures figures;
     try (FleetRun run = new FleetRun(resolved, System.out)) {
       figures = run.run();

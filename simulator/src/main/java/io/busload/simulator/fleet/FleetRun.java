@@ -119,20 +119,7 @@ public final class FleetRun implements AutoCloseable {
     }
     coordinator = CoordinatorProcess.start(options.workDir(), cluster, options.basePort(), options.httpPort(),
         bridgePort, coordinatorTls, options.coordinatorHeap());
-    if (options.transport() == Transport.BRIDGE) {
-      // Not a member at all: every virtual agent holds its own connection to the bridge.
-      vertx = Vertx.vertx();
-      List<BridgeClient.Endpoint> bridge = List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort));
-      Map<String, WebSocketClientOptions> tls = agentTls;
-      links = (agentId, v) -> new BridgeLink(new BridgeClient(v, bridge,
-          new WebSocketClientOptions(tls.getOrDefault(agentId, new WebSocketClientOptions())), BridgeSettings.PING))
-          .start();
-    } else {
-      // Every virtual agent shares this one member: membership is measured apart (simulate membership).
-      vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
-          List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
-      links = (agentId, v) -> new ClusterLink(v, false);
-    }
+    connect(cluster, bridgePort, agentTls);
     FleetFigures.Online online = online();
     log.println(online);
     FleetFigures.Steady steady = steady();
@@ -143,6 +130,27 @@ public final class FleetRun implements AutoCloseable {
     FleetFigures.Drop drop = drop();
     log.println(drop);
     return new Figures(certificates, online, steady, sweep, drop);
+  }
+
+  /**
+   * Sets how the virtual agents reach the coordinator: over the bridge, each agent its own WebSocket (with its own
+   * client certificate where {@code agentTls} has one), or as the one cluster member they all share.
+   */
+  private void connect(String cluster, int bridgePort, Map<String, WebSocketClientOptions> agentTls)
+      throws java.util.concurrent.TimeoutException {
+    if (options.transport() == Transport.BRIDGE) {
+      // Not a member at all: every virtual agent holds its own connection to the bridge.
+      vertx = Vertx.vertx();
+      List<BridgeClient.Endpoint> bridge = List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort));
+      links = (agentId, v) -> new BridgeLink(new BridgeClient(v, bridge,
+          new WebSocketClientOptions(agentTls.getOrDefault(agentId, new WebSocketClientOptions())),
+          BridgeSettings.PING)).start();
+    } else {
+      // Every virtual agent shares this one member: membership is measured apart (simulate membership).
+      vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
+          List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
+      links = (agentId, v) -> new ClusterLink(v, false);
+    }
   }
 
   /** Results' time from the agent's first send to the coordinator's ack (which follows the commit), in seconds. */
@@ -178,16 +186,7 @@ public final class FleetRun implements AutoCloseable {
     log.printf("starting a coordinator (embedded PostgreSQL) in %s%n", options.workDir());
     coordinator = CoordinatorProcess.start(options.workDir(), cluster, options.basePort(), options.httpPort(),
         bridgePort, null, options.coordinatorHeap());
-    if (options.transport() == Transport.BRIDGE) {
-      vertx = Vertx.vertx();
-      List<BridgeClient.Endpoint> bridge = List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort));
-      links = (agentId, v) -> new BridgeLink(new BridgeClient(v, bridge, new WebSocketClientOptions(),
-          BridgeSettings.PING)).start();
-    } else {
-      vertx = Cluster.start(new ClusterSettings(cluster, "127.0.0.1", null, options.basePort() + 1, 0,
-          List.of("127.0.0.1:" + options.basePort()), ClusterSettings.AGENT)).await(3, TimeUnit.MINUTES);
-      links = (agentId, v) -> new ClusterLink(v, false);
-    }
+    connect(cluster, bridgePort, Map.of());
     FleetFigures.Online online = online();
     log.println(online);
     kernelMillis.set(options.kernelTime().toMillis());

@@ -1,16 +1,14 @@
 package io.busload.simulator.fleet;
 
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,18 +25,7 @@ public final class FloodCommand implements Callable<Integer> {
   @Option(names = "--agents", defaultValue = "125", description = "Virtual agents (default ${DEFAULT-VALUE}).")
   int agents;
 
-  @Option(names = "--devices", defaultValue = "8", description = "Devices per agent (default ${DEFAULT-VALUE}).")
-  int devices;
-
-  @Option(names = "--suite", defaultValue = "offset", description = "Suite of both sweeps (default ${DEFAULT-VALUE}).")
-  String suite;
-
-  @Option(names = "--option", description = "Suite option NAME=VALUE (default offset=0: two cases a run).")
-  Map<String, String> suiteOptions;
-
-  @Option(names = "--kernel-ms", defaultValue = "200",
-      description = "Simulated time of one kernel case (default ${DEFAULT-VALUE}).")
-  long kernelMillis;
+  @Mixin VirtualFleetOptions fleet;
 
   @Option(names = "--readers", defaultValue = "32",
       description = "Anonymous clients reading the annotations of every device in a loop (default ${DEFAULT-VALUE}).")
@@ -56,34 +43,20 @@ public final class FloodCommand implements Callable<Integer> {
       description = "A slowloris connection's pace: one byte every so many ms (default ${DEFAULT-VALUE}).")
   long byteMillis;
 
-  @Option(names = "--coordinator-heap", defaultValue = "1g", description = "-Xmx of the coordinator (default ${DEFAULT-VALUE}).")
-  String heap;
-
-  @Option(names = "--base-port", defaultValue = "17701", description = "Coordinator's Hazelcast port (default ${DEFAULT-VALUE}).")
-  int basePort;
-
-  @Option(names = "--http-port", defaultValue = "18081",
-      description = "Coordinator's REST port; its bridge is on the next (default ${DEFAULT-VALUE}).")
-  int httpPort;
-
   @Option(names = "--out", required = true, description = "Directory for flood.md, the coordinator's data and logs.")
   Path out;
 
   @Override
   public Integer call() throws Exception {
-    if (agents < 1 || devices < 1 || readers < 0 || slow < 0 || idle < 0 || byteMillis < 1) {
+    if (agents < 1 || fleet.devices < 1 || readers < 0 || slow < 0 || idle < 0 || byteMillis < 1) {
       throw new IllegalArgumentException("--agents, --devices, --byte-ms: at least 1; --readers, --slow, --idle: 0 or"
           + " more");
     }
-    Map<String, String> options = suiteOptions == null ? Map.of("offset", "0") : new TreeMap<>(suiteOptions);
-    String command = "./busload simulate flood --agents " + agents + " --devices " + devices + " --suite " + suite
-        + options.entrySet().stream().map(e -> " --option " + e.getKey() + "=" + e.getValue()).reduce("", String::concat)
-        + " --kernel-ms " + kernelMillis + " --readers " + readers + " --slow " + slow + " --idle " + idle
-        + " --byte-ms " + byteMillis + " --coordinator-heap " + heap;
+    String command = "./busload simulate flood --agents " + agents + fleet.arguments() + " --readers " + readers
+        + " --slow " + slow + " --idle " + idle + " --byte-ms " + byteMillis;
     String startedAt = Instant.now().toString();
     Files.createDirectories(out);
-    FleetRun.Options resolved = new FleetRun.Options(agents, devices, Duration.ZERO, suite, options,
-        Duration.ofMillis(kernelMillis), Duration.ofMillis(kernelMillis), 0.1, heap, basePort, httpPort,
+    FleetRun.Options resolved = fleet.run(agents, Duration.ZERO, Duration.ofMillis(fleet.kernelMillis), 0.1,
         out.resolve("run"), FleetRun.Transport.BRIDGE, FleetRun.Security.PLAIN);
     FleetRun.FloodFigures figures;
     try (FleetRun run = new FleetRun(resolved, System.out)) {

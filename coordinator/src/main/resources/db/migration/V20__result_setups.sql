@@ -1,8 +1,9 @@
 -- A year of nights (624,000 results a night) measured in docs/results/2026-11-27-compact-storage: every results row
--- carried the same text over and over, the agent's id, the device's fingerprint, the suite, the device's peak and
--- driver, the agent's version and fatbin hash (72 characters) and the method sentence (about 80 characters), about
--- 230 of a row's bytes, the same for every result of one device under one agent build. They are kept once here, and
--- a result names its setup by a 4-byte key.
+-- carried the same text over and over: the agent's id, the device's fingerprint, the suite, the device's peak and
+-- driver, the agent's version and fatbin hash (a SHA-256 in 72 characters), about 155 of a row's bytes, the same for
+-- every result of one device under one agent build. They are kept once here, and a result names its setup by a
+-- 4-byte key. The method sentence stays in the row: agents write one per result (its launches, percentages and
+-- temperatures), so it is no setup's.
 --
 -- Rows stored before keep their own copies (taking them out would rewrite every stored row, the table rewrite a
 -- year-old store cannot afford); their setup_key is NULL. Rows stored from now on have setup_key and NULL in those
@@ -23,15 +24,14 @@ CREATE TABLE result_setups (
   theoretical_peak DOUBLE PRECISION,
   driver_version   VARCHAR(100),
   agent_version    VARCHAR(100),
-  fatbin_hash      VARCHAR(128),
-  method           TEXT
+  fatbin_hash      VARCHAR(128)
 );
 
 -- SHA-256 over the setup's columns, each as its length and UTF-8 bytes (or a marker of NULL), so that no two setups
 -- share an input: ('ab', 'c') and ('a', 'bc') differ, as do NULL and ''. The peak goes as its 8 bytes, never as text
 -- whose digits a server setting (extra_float_digits) could change.
 CREATE FUNCTION result_setup_digest(agent_id TEXT, fingerprint TEXT, suite TEXT, theoretical_peak DOUBLE PRECISION,
-    driver_version TEXT, agent_version TEXT, fatbin_hash TEXT, method TEXT) RETURNS BYTEA
+    driver_version TEXT, agent_version TEXT, fatbin_hash TEXT) RETURNS BYTEA
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
   SELECT sha256(coalesce(int4send(octet_length(convert_to(agent_id, 'UTF8'))) || convert_to(agent_id, 'UTF8'),
                          '\xffffffff'::bytea)
@@ -44,8 +44,6 @@ CREATE FUNCTION result_setup_digest(agent_id TEXT, fingerprint TEXT, suite TEXT,
       || coalesce(int4send(octet_length(convert_to(agent_version, 'UTF8'))) || convert_to(agent_version, 'UTF8'),
                   '\xffffffff'::bytea)
       || coalesce(int4send(octet_length(convert_to(fatbin_hash, 'UTF8'))) || convert_to(fatbin_hash, 'UTF8'),
-                  '\xffffffff'::bytea)
-      || coalesce(int4send(octet_length(convert_to(method, 'UTF8'))) || convert_to(method, 'UTF8'),
                   '\xffffffff'::bytea))
 $$;
 

@@ -102,7 +102,7 @@ public final class ComparisonStore {
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
     return db.list("SELECT r.id, r.measured_at, r.bandwidth, "
-        + ResultSetups.columns("driver_version", "agent_version", "fatbin_hash", "method") + ", r.origin, "
+        + ResultSetups.columns("driver_version", "agent_version", "fatbin_hash") + ", r.method, r.origin, "
         + StoredClocks.COLUMNS + " FROM results r" + ResultSetups.JOIN
         + " WHERE r.device_id = ? AND r.kernel = ? AND r.params = ? AND r.measured_at < ? AND r.valid"
         + " ORDER BY r.measured_at DESC LIMIT ?", s -> {

@@ -34,12 +34,14 @@ final class ResultColumns {
   static final String INSERT = "WITH p AS (SELECT ?::timestamptz AS stored_at, ?::float8[] AS samples),"
       + " t AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::text[], ?::text[],"
       + " ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[], ?::float8[], ?::text[],"
-      + " ?::text[], ?::int4[], ?::int4[], ?::bytea[], ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[],"
+      + " ?::text[], ?::int4[], ?::int4[], ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
+      + " ?::int4[],"
       + " ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[],"
       + " ?::text[], ?::int8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int8[], ?::int4[])"
       + " WITH ORDINALITY AS t(id, sweep_id, run_id, device_id, setup_key, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-      + " measured_at, model, first_sample, last_sample, result_json, origin, status, held_samples, unheld_samples,"
+      + " measured_at, model, first_sample, last_sample, result_json, method, origin, status, held_samples,"
+      + " unheld_samples,"
       + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
       + " mem_clock_max_mhz, throttle_reasons, throttled_samples_dropped, too_few_clean_samples, cache_residency,"
       + " working_set_bytes, energy_joules, energy_average_watts, energy_idle_watts, energy_window_seconds,"
@@ -49,11 +51,11 @@ final class ResultColumns {
       // An id is taken once whatever its measured_at (V10): only an id new to result_ids is stored.
       + " fresh AS (INSERT INTO result_ids (id, measured_at) SELECT id, measured_at::timestamptz FROM f"
       + " ON CONFLICT DO NOTHING RETURNING id),"
-      // What results of one setup share (agent, fingerprint, suite, peak, driver, versions, method) is in
+      // What results of one setup share (agent, fingerprint, suite, peak, driver, agent version, fatbin) is in
       // result_setups (V20), named by setup_key; those columns of results stay NULL.
       + " stored AS (INSERT INTO results (id, sweep_id, run_id, device_id, setup_key, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-      + " measured_at, stored_at, model, result_json, origin, status, held_samples, unheld_samples,"
+      + " measured_at, stored_at, model, result_json, method, origin, status, held_samples, unheld_samples,"
       + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
       + " mem_clock_max_mhz, throttle_reasons,"
       + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes, energy_joules,"
@@ -61,7 +63,7 @@ final class ResultColumns {
       + " SELECT t.id, t.sweep_id, t.run_id, t.device_id, t.setup_key, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
       + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, p.stored_at, t.model, t.result_json,"
-      + " t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
+      + " t.method, t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
       + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.mem_clock_min_mhz,"
       + " t.mem_clock_max_mhz, t.throttle_reasons,"
       + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes,"
@@ -81,9 +83,9 @@ final class ResultColumns {
 
   /** The setups' columns, in the order of {@link #SETUPS} and {@link #SETUP_KEYS}. */
   private static final String SETUP_COLUMNS = "agent_id, fingerprint, suite, theoretical_peak, driver_version,"
-      + " agent_version, fatbin_hash, method";
+      + " agent_version, fatbin_hash";
   private static final String SETUP_ROWS = " FROM unnest(?::text[], ?::text[], ?::text[], ?::float8[], ?::text[],"
-      + " ?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS t(" + SETUP_COLUMNS + ", n)";
+      + " ?::text[], ?::text[]) WITH ORDINALITY AS t(" + SETUP_COLUMNS + ", n)";
 
   /**
    * Stores the batch's setups that result_setups does not hold yet. A statement of its own, before {@link
@@ -135,6 +137,7 @@ final class ResultColumns {
   /** {@link ResultJson#pack}ed: the agent's JSON, compressed. */
   final byte[][] json;
   /** The JSON of each result's origin, null for the fleet's: SQL reads it without unpacking the result. */
+  final String[] methods;
   final String[] origins;
   /** How each result was measured: nullable where nothing was timed or read, so boxed and sent as arrays with NULLs. */
   final String[] statuses;
@@ -193,6 +196,7 @@ final class ResultColumns {
     firstSample = new int[n];
     lastSample = new int[n];
     json = new byte[n][];
+    methods = new String[n];
     origins = new String[n];
     statuses = new String[n];
     held = new Integer[n];
@@ -234,7 +238,7 @@ final class ResultColumns {
     runIds[i] = r.runId();
     deviceIds[i] = device.id();
     Setup setup = new Setup(r.agentId(), fingerprintOf.computeIfAbsent(device, DeviceInfo::fingerprint), r.suite(),
-        device.theoreticalPeakBytesPerSecond(), device.driverVersion(), r.agentVersion(), r.fatbinHash(), r.method());
+        device.theoreticalPeakBytesPerSecond(), device.driverVersion(), r.agentVersion(), r.fatbinHash());
     setupOf[i] = setups.computeIfAbsent(setup, k -> setups.size());
     kernels[i] = r.kernel();
     params[i] = Params.text(r.params());
@@ -256,6 +260,7 @@ final class ResultColumns {
     // Without its samples: they are kept in result_samples for as long as the retention says, the rest for good.
     json[i] = ResultJson.pack(r.samples().isEmpty() && given != null ? given
         : JsonCodec.toJson(StoredSamples.withSamples(r, List.of())));
+    methods[i] = r.method();
     origins[i] = r.origin() == null ? null : Database.json(r.origin());
     statuses[i] = r.status().name();
     addSampling(i, r.sampling());
@@ -304,9 +309,9 @@ final class ResultColumns {
     return months.toArray(String[]::new);
   }
 
-  /** What every result of one device under one agent build and method shares: a row of result_setups (V20). */
+  /** What every result of one device under one agent build shares: a row of result_setups (V20). */
   record Setup(String agentId, String fingerprint, String suite, double theoreticalPeak, String driverVersion,
-      String agentVersion, String fatbinHash, String method) {}
+      String agentVersion, String fatbinHash) {}
 
   /**
    * Stores the batch's new setups ({@link #SETUPS}), then finds every setup's key ({@link #SETUP_KEYS}) and gives
@@ -344,7 +349,6 @@ final class ResultColumns {
     s.setArray(5, c.createArrayOf("text", list.stream().map(Setup::driverVersion).toArray()));
     s.setArray(6, c.createArrayOf("text", list.stream().map(Setup::agentVersion).toArray()));
     s.setArray(7, c.createArrayOf("text", list.stream().map(Setup::fatbinHash).toArray()));
-    s.setArray(8, c.createArrayOf("text", list.stream().map(Setup::method).toArray()));
   }
 
   /** Binds the samples and then every column, from parameter {@code first} on, in {@link #INSERT}'s order. */
@@ -367,7 +371,7 @@ final class ResultColumns {
     s.setObject(p++, firstSample);
     s.setObject(p++, lastSample);
     s.setObject(p++, json);
-    p = texts(c, s, p, origins, statuses);
+    p = texts(c, s, p, methods, origins, statuses);
     p = arrays(c, s, p, "int4", held, unheld, retimed);
     p = texts(c, s, p, stopReasons, clocksReadings);
     p = arrays(c, s, p, "int4", smMin, smMax, memMin, memMax);

@@ -45,8 +45,8 @@ public final class VerdictStore {
     return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.measured_at, r.bandwidth, " + StoredSamples.COLUMN
           + ", r.bytes, r.model, "
-          + ResultSetups.columns("fingerprint", "driver_version", "agent_version", "fatbin_hash", "method")
-          + ", r.origin, " + StoredClocks.COLUMNS + " FROM (SELECT * FROM results"
+          + ResultSetups.columns("fingerprint", "driver_version", "agent_version", "fatbin_hash")
+          + ", r.method, r.origin, " + StoredClocks.COLUMNS + " FROM (SELECT * FROM results"
           + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
           + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?) r"
           + StoredSamples.JOIN + ResultSetups.JOIN + " ORDER BY r.measured_at DESC")) {
@@ -274,7 +274,7 @@ public final class VerdictStore {
           + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg(method ORDER BY measured_at DESC),"
           + " array_agg(clocks_reading ORDER BY measured_at DESC), array_agg(clocks_json ORDER BY measured_at DESC)"
           + " FROM (SELECT r.device_id, r.model, " + ResultSetups.column("driver_version") + " AS driver_version,"
-          + " r.kernel, r.params, r.bandwidth, " + ResultSetups.column("method") + " AS method, r.measured_at, "
+          + " r.kernel, r.params, r.bandwidth, r.method, r.measured_at, "
           + StoredClocks.COLUMNS + " AS clocks_json, row_number() OVER (PARTITION BY r.device_id, r.kernel, r.params"
           + " ORDER BY r.measured_at DESC) AS n FROM results r" + ResultSetups.JOIN
           + " WHERE r.valid AND r.measured_at >= ?) newest WHERE n <= ?"

@@ -219,7 +219,8 @@ public final class StorageBench {
       Database db = vertx.executeBlocking(() -> Database.open(settings, dir.resolve("data")))
           .await(120, TimeUnit.SECONDS);
       try (Connection c = connect(settings)) {
-        var rs = c.createStatement().executeQuery("SELECT max(version) FROM flyway_schema_history WHERE success");
+        var rs = c.createStatement().executeQuery("SELECT version FROM flyway_schema_history WHERE success"
+            + " ORDER BY installed_rank DESC LIMIT 1");
         rs.next();
         String schema = rs.getString(1);
         notes.put("server", one(c, "SELECT version() || ', shared_buffers ' || current_setting('shared_buffers')"

@@ -60,7 +60,7 @@ class ResultSetupsTest {
       assertThat(TestDatabase.first(ca, "SELECT count(*) FROM results WHERE setup_key IS NULL"))
           .isEqualTo(String.valueOf(old.size()));
       assertThat(TestDatabase.first(ca, "SELECT count(*) FROM results WHERE setup_key IS NOT NULL"
-          + " AND fingerprint IS NULL AND method IS NULL AND fatbin_hash IS NULL"))
+          + " AND fingerprint IS NULL AND fatbin_hash IS NULL AND method IS NOT NULL"))
           .isEqualTo(String.valueOf(later.size()));
       assertThat(answers(a, now)).isEqualTo(answers(b, now));
       assertThat(answers(a, now).toString()).contains("fatbin-def", "fatbin-abc", GPU.fingerprint(),
@@ -89,13 +89,13 @@ class ResultSetupsTest {
       assertThat(TestDatabase.first(c, "SELECT count(*) FROM result_setups")).isEqualTo("1");
       assertThat(TestDatabase.first(c, "SELECT count(DISTINCT setup_key) || ' ' || count(*) FROM results"
           + " WHERE agent_id IS NULL AND fingerprint IS NULL AND suite IS NULL AND theoretical_peak IS NULL"
-          + " AND driver_version IS NULL AND agent_version IS NULL AND fatbin_hash IS NULL AND method IS NULL"))
+          + " AND driver_version IS NULL AND agent_version IS NULL AND fatbin_hash IS NULL"))
           .isEqualTo("1 51");
       assertThat(TestDatabase.first(c, "SELECT concat_ws('|', agent_id, fingerprint, suite, theoretical_peak,"
-          + " driver_version, agent_version, fatbin_hash, method) FROM result_setups"))
+          + " driver_version, agent_version, fatbin_hash) FROM result_setups"))
           .isEqualTo(String.join("|", "h1", GPU.fingerprint(), "stride",
               TestDatabase.first(c, "SELECT " + GPU.theoreticalPeakBytesPerSecond() + "::float8::text"),
-              GPU.driverVersion(), "0.1.0", "fatbin-abc", batch.getFirst().method()));
+              GPU.driverVersion(), "0.1.0", "fatbin-abc"));
     }
   }
 
@@ -104,13 +104,13 @@ class ResultSetupsTest {
     DatabaseSettings settings = TestDatabase.fresh();
     try (Database db = Database.open(settings, NO_DATA_DIR); Connection c = connect(settings)) {
       // Without each field's length, ('ab', 'c') and ('a', 'bc') would be one setup, and so would NULL and ''.
-      assertThat(TestDatabase.first(c, "SELECT result_setup_digest('ab', 'c', 's', 1, 'd', 'v', 'f', 'm')"
-          + " = result_setup_digest('a', 'bc', 's', 1, 'd', 'v', 'f', 'm')")).isEqualTo("f");
-      assertThat(TestDatabase.first(c, "SELECT result_setup_digest(NULL, 'c', 's', 1, 'd', 'v', 'f', 'm')"
-          + " = result_setup_digest('', 'c', 's', 1, 'd', 'v', 'f', 'm')")).isEqualTo("f");
-      assertThat(TestDatabase.first(c, "SELECT result_setup_digest('a', 'c', 's', NULL, 'd', 'v', 'f', 'm')"
-          + " = result_setup_digest('a', 'c', 's', 0, 'd', 'v', 'f', 'm')")).isEqualTo("f");
-      // Two results that differ only in their method sentence are two setups, each read back as its own.
+      assertThat(TestDatabase.first(c, "SELECT result_setup_digest('ab', 'c', 's', 1, 'd', 'v', 'f')"
+          + " = result_setup_digest('a', 'bc', 's', 1, 'd', 'v', 'f')")).isEqualTo("f");
+      assertThat(TestDatabase.first(c, "SELECT result_setup_digest(NULL, 'c', 's', 1, 'd', 'v', 'f')"
+          + " = result_setup_digest('', 'c', 's', 1, 'd', 'v', 'f')")).isEqualTo("f");
+      assertThat(TestDatabase.first(c, "SELECT result_setup_digest('a', 'c', 's', NULL, 'd', 'v', 'f')"
+          + " = result_setup_digest('a', 'c', 's', 0, 'd', 'v', 'f')")).isEqualTo("f");
+      // Agents write a method sentence per result: two results of one setup keep their own.
       Instant now = Instant.now();
       KernelResult one = Fixtures.result("s1", "r1", "h1", GPU, 4, true, now.minusSeconds(2));
       KernelResult two = Fixtures.result("s1", "r1", "h1", GPU, 4, true, now.minusSeconds(1)).toBuilder()
@@ -118,6 +118,7 @@ class ResultSetupsTest {
       new ResultStore(db).insertResults(List.of(one, two), now);
       assertThat(new ComparisonStore(db).history(GPU.id(), one.kernel(), Params.text(one.params()), now, 10))
           .extracting(ComparisonStore.HistoryPoint::method).containsExactly(two.method(), one.method());
+      assertThat(TestDatabase.first(c, "SELECT count(*) FROM result_setups")).isEqualTo("1");
     }
   }
 

@@ -52,8 +52,10 @@ public final class ComparisonStore {
                x.theoretical_peak, x.relative_spread
         FROM models m
         CROSS JOIN LATERAL (
-          SELECT r.model, r.device_id, r.id, r.run_id, r.measured_at, r.bandwidth, r.theoretical_peak, r.relative_spread
-          FROM results r WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model = m.model
+          SELECT r.model, r.device_id, r.id, r.run_id, r.measured_at, r.bandwidth,
+                 COALESCE(r.theoretical_peak, u.theoretical_peak) AS theoretical_peak, r.relative_spread
+          FROM results r LEFT JOIN result_setups u ON u.key = r.setup_key
+          WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model = m.model
           ORDER BY r.measured_at DESC LIMIT 1) x
         LEFT JOIN LATERAL (
           SELECT c.bandwidth, c.kernel FROM results c WHERE c.run_id = x.run_id AND c.valid

@@ -65,6 +65,21 @@ class ResultSetupsTest {
       assertThat(answers(a, now)).isEqualTo(answers(b, now));
       assertThat(answers(a, now).toString()).contains("fatbin-def", "fatbin-abc", GPU.fingerprint(),
           OTHER.fingerprint(), "10 launches per event pair");
+      // Both stores could agree and both be wrong: each shared column, read from a row of either kind, is its own.
+      for (Database db : List.of(a, b)) {
+        String params = Params.text(upgraded.params());
+        assertThat(new ComparisonStore(db).comparison(upgraded.kernel(), params))
+            .extracting(ComparisonStore.ComparisonRow::theoreticalPeak)
+            .containsExactly(GPU.theoreticalPeakBytesPerSecond());
+        assertThat(new ComparisonStore(db).history(GPU.id(), upgraded.kernel(), params, now, 100))
+            .extracting(p -> p.driverVersion() + " " + p.agentVersion() + " " + p.fatbinHash())
+            .containsOnly(GPU.driverVersion() + " 0.2.0 fatbin-def", GPU.driverVersion() + " 0.1.0 fatbin-abc")
+            .hasSize(21);
+        assertThat(new VerdictStore(db).series(OTHER.id(), upgraded.kernel(), params, null, now, 100))
+            .extracting(VerdictStore.Point::fingerprint).hasSize(10).containsOnly(OTHER.fingerprint());
+        assertThat(new VerdictStore(db).figures(now.minus(Duration.ofDays(60)), 5))
+            .extracting(VerdictStore.Figure::driverVersion).isNotEmpty().containsOnly(GPU.driverVersion());
+      }
 
       // A sender that lost its ack sends a result stored at V19 again: the same record, no conflict, nothing stored.
       List<ResultStore.Incoming> again = old.stream().map(r -> new ResultStore.Incoming(r, null)).toList();

@@ -136,8 +136,8 @@ final class ResultColumns {
   final double[] samples;
   /** {@link ResultJson#pack}ed: the agent's JSON, compressed. */
   final byte[][] json;
-  /** The JSON of each result's origin, null for the fleet's: SQL reads it without unpacking the result. */
   final String[] methods;
+  /** The JSON of each result's origin, null for the fleet's: SQL reads it without unpacking the result. */
   final String[] origins;
   /** How each result was measured: nullable where nothing was timed or read, so boxed and sent as arrays with NULLs. */
   final String[] statuses;

@@ -53,7 +53,7 @@ class BackupRestoreTest {
   private static final String ADMIN = "Bearer " + Http.TOKEN;
   /** The tables whose every row, secrets and hashes included, must come back as they were. */
   private static final List<String> KEPT = List.of("schedules", "api_tokens", "accepted_changes",
-      "notification_targets", "notification_settings");
+      "notification_targets", "notification_settings", "result_setups");
 
   @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
   @TempDir Path dir;
@@ -109,6 +109,8 @@ class BackupRestoreTest {
     assertThat(after).as("results stored while the backup was taken").isGreaterThan(before);
     List<String> sourceCsv = csv(http);
     Map<String, String> sourceTables = tables(local.settings().database());
+    // What the results' rows name by setup_key (V20) must come back with them.
+    assertThat(sourceTables.get("result_setups")).isNotEmpty();
     JsonNode sourceSchedules = Http.json(http.get("/api/schedules"));
     JsonNode sourceTokens = Http.json(http.get("/api/tokens", null, ADMIN));
     JsonNode sourceChanges = Http.json(http.get("/api/accepted-changes"));

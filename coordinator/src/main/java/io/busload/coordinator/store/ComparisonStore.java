@@ -52,8 +52,10 @@ public final class ComparisonStore {
                x.theoretical_peak, x.relative_spread
         FROM models m
         CROSS JOIN LATERAL (
-          SELECT r.model, r.device_id, r.id, r.run_id, r.measured_at, r.bandwidth, r.theoretical_peak, r.relative_spread
-          FROM results r WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model = m.model
+          SELECT r.model, r.device_id, r.id, r.run_id, r.measured_at, r.bandwidth,
+                 COALESCE(r.theoretical_peak, u.theoretical_peak) AS theoretical_peak, r.relative_spread
+          FROM results r LEFT JOIN result_setups u ON u.key = r.setup_key
+          WHERE r.kernel = ? AND r.params = ? AND r.valid AND r.model = m.model
           ORDER BY r.measured_at DESC LIMIT 1) x
         LEFT JOIN LATERAL (
           SELECT c.bandwidth, c.kernel FROM results c WHERE c.run_id = x.run_id AND c.valid
@@ -101,10 +103,11 @@ public final class ComparisonStore {
 
   /** The newest {@code limit} valid results of one device, kernel and params measured before {@code before}. */
   public List<HistoryPoint> history(String deviceId, String kernel, String params, Instant before, int limit) {
-    return db.list("SELECT id, measured_at, bandwidth, driver_version, agent_version, fatbin_hash, method, origin, "
-        + StoredClocks.COLUMNS + " FROM results"
-        + " WHERE device_id = ? AND kernel = ? AND params = ? AND measured_at < ? AND valid"
-        + " ORDER BY measured_at DESC LIMIT ?", s -> {
+    return db.list("SELECT r.id, r.measured_at, r.bandwidth, "
+        + ResultSetups.columns("driver_version", "agent_version", "fatbin_hash") + ", r.method, r.origin, "
+        + StoredClocks.COLUMNS + " FROM results r" + ResultSetups.JOIN
+        + " WHERE r.device_id = ? AND r.kernel = ? AND r.params = ? AND r.measured_at < ? AND r.valid"
+        + " ORDER BY r.measured_at DESC LIMIT ?", s -> {
           Database.strings(s, deviceId, kernel, params);
           s.setObject(4, Database.timestamp(before));
           s.setInt(5, limit);

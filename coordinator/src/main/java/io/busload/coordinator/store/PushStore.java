@@ -226,9 +226,12 @@ public final class PushStore {
    * ({@code AgentStore#devices} stays the fleet's); views that draw results (Compare) offer them beside the fleet's.
    */
   public List<PushedDevice> devices() {
-    return db.list("SELECT DISTINCT ON (r.device_id, r.fingerprint) r.device_id, r.agent_id, p.source_host, r.model,"
-        + " r.fingerprint, p.pushed_at, r.result_json FROM pushed_results pr JOIN results r ON r.id = pr.result_id"
-        + " JOIN pushes p ON p.id = pr.push_id ORDER BY r.device_id, r.fingerprint, p.pushed_at DESC, r.measured_at DESC",
+    String fingerprint = ResultSetups.column("fingerprint");
+    return db.list("SELECT DISTINCT ON (r.device_id, " + fingerprint + ") r.device_id, "
+        + ResultSetups.column("agent_id") + ", p.source_host, r.model, " + fingerprint + ", p.pushed_at, r.result_json"
+        + " FROM pushed_results pr JOIN results r ON r.id = pr.result_id" + ResultSetups.JOIN
+        + " JOIN pushes p ON p.id = pr.push_id ORDER BY r.device_id, " + fingerprint
+        + ", p.pushed_at DESC, r.measured_at DESC",
         Database.Binder.NONE, rs -> {
           KernelResult newest = JsonCodec.fromJson(ResultJson.bytes(rs.getBytes(7)), KernelResult.class);
           return new PushedDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),

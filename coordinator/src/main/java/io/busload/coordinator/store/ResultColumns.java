@@ -8,11 +8,13 @@ import io.busload.protocol.KernelResult;
 import io.busload.protocol.Sampling;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,38 +32,38 @@ import java.util.UUID;
  */
 final class ResultColumns {
   static final String INSERT = "WITH p AS (SELECT ?::timestamptz AS stored_at, ?::float8[] AS samples),"
-      + " t AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
-      + " ?::text[], ?::text[], ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[],"
-      + " ?::float8[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
-      + " ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::text[], ?::text[],"
-      + " ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[], ?::text[], ?::int8[],"
-      + " ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int8[], ?::int4[])"
-      + " WITH ORDINALITY AS t(id, sweep_id, run_id, agent_id, device_id, fingerprint, suite, kernel, params, valid,"
+      + " t AS (SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::text[], ?::text[],"
+      + " ?::bool[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int4[], ?::int8[], ?::float8[], ?::text[],"
+      + " ?::text[], ?::int4[], ?::int4[], ?::bytea[], ?::text[], ?::text[], ?::text[], ?::int4[], ?::int4[],"
+      + " ?::int4[],"
+      + " ?::text[], ?::text[], ?::int4[], ?::int4[], ?::int4[], ?::int4[], ?::int8[], ?::int4[], ?::bool[],"
+      + " ?::text[], ?::int8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::int8[], ?::int4[])"
+      + " WITH ORDINALITY AS t(id, sweep_id, run_id, device_id, setup_key, kernel, params, valid,"
       + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
-      + " measured_at, model, theoretical_peak, driver_version, agent_version, fatbin_hash, first_sample,"
-      + " last_sample, result_json, method, origin, status, held_samples, unheld_samples, retimed_samples,"
-      + " stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz, mem_clock_max_mhz,"
-      + " throttle_reasons, throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes,"
-      + " energy_joules, energy_average_watts, energy_idle_watts, energy_window_seconds, energy_launches,"
-      + " energy_counter_steps, n)),"
+      + " measured_at, model, first_sample, last_sample, result_json, method, origin, status, held_samples,"
+      + " unheld_samples,"
+      + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
+      + " mem_clock_max_mhz, throttle_reasons, throttled_samples_dropped, too_few_clean_samples, cache_residency,"
+      + " working_set_bytes, energy_joules, energy_average_watts, energy_idle_watts, energy_window_seconds,"
+      + " energy_launches, energy_counter_steps, n)),"
       // The first of each id in the batch; the caller compares the others with what is stored (ResultStore).
       + " f AS (SELECT DISTINCT ON (id) * FROM t ORDER BY id, n),"
       // An id is taken once whatever its measured_at (V10): only an id new to result_ids is stored.
       + " fresh AS (INSERT INTO result_ids (id, measured_at) SELECT id, measured_at::timestamptz FROM f"
       + " ON CONFLICT DO NOTHING RETURNING id),"
-      + " stored AS (INSERT INTO results (id, sweep_id, run_id, agent_id, device_id,"
-      + " fingerprint, suite, kernel, params, valid, median_seconds, min_seconds, max_seconds, relative_spread,"
-      + " launches_per_sample, bytes, bandwidth, measured_at, stored_at, model, theoretical_peak, driver_version,"
-      + " agent_version, fatbin_hash, result_json, method, origin, status, held_samples, unheld_samples,"
+      // What results of one setup share (agent, fingerprint, suite, peak, driver, agent version, fatbin) is in
+      // result_setups (V20), named by setup_key; those columns of results stay NULL.
+      + " stored AS (INSERT INTO results (id, sweep_id, run_id, device_id, setup_key, kernel, params, valid,"
+      + " median_seconds, min_seconds, max_seconds, relative_spread, launches_per_sample, bytes, bandwidth,"
+      + " measured_at, stored_at, model, result_json, method, origin, status, held_samples, unheld_samples,"
       + " retimed_samples, stop_reason, clocks_reading, sm_clock_min_mhz, sm_clock_max_mhz, mem_clock_min_mhz,"
       + " mem_clock_max_mhz, throttle_reasons,"
       + " throttled_samples_dropped, too_few_clean_samples, cache_residency, working_set_bytes, energy_joules,"
       + " energy_average_watts, energy_idle_watts, energy_window_seconds, energy_launches, energy_counter_steps)"
-      + " SELECT t.id, t.sweep_id, t.run_id, t.agent_id, t.device_id, t.fingerprint, t.suite, t.kernel, t.params,"
+      + " SELECT t.id, t.sweep_id, t.run_id, t.device_id, t.setup_key, t.kernel, t.params,"
       + " t.valid, t.median_seconds, t.min_seconds, t.max_seconds, t.relative_spread, t.launches_per_sample, t.bytes,"
-      + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, p.stored_at, t.model, t.theoretical_peak,"
-      + " t.driver_version, t.agent_version, t.fatbin_hash, t.result_json, t.method, t.origin, t.status,"
-      + " t.held_samples, t.unheld_samples, t.retimed_samples,"
+      + " nullif(t.bandwidth, 'NaN'::float8), t.measured_at::timestamptz, p.stored_at, t.model, t.result_json,"
+      + " t.method, t.origin, t.status, t.held_samples, t.unheld_samples, t.retimed_samples,"
       + " t.stop_reason, t.clocks_reading, t.sm_clock_min_mhz, t.sm_clock_max_mhz, t.mem_clock_min_mhz,"
       + " t.mem_clock_max_mhz, t.throttle_reasons,"
       + " t.throttled_samples_dropped, t.too_few_clean_samples, t.cache_residency, t.working_set_bytes,"
@@ -79,6 +81,26 @@ final class ResultColumns {
       + SampleRetention.KEPT_SINCE + ")"
       + " SELECT id FROM stored";
 
+  /** The setups' columns, in the order of {@link #SETUPS} and {@link #SETUP_KEYS}. */
+  private static final String SETUP_COLUMNS = "agent_id, fingerprint, suite, theoretical_peak, driver_version,"
+      + " agent_version, fatbin_hash";
+  private static final String SETUP_ROWS = " FROM unnest(?::text[], ?::text[], ?::text[], ?::float8[], ?::text[],"
+      + " ?::text[], ?::text[]) WITH ORDINALITY AS t(" + SETUP_COLUMNS + ", n)";
+
+  /**
+   * Stores the batch's setups that result_setups does not hold yet. A statement of its own, before {@link
+   * #SETUP_KEYS}: where another coordinator is storing the same setup, ON CONFLICT waits for its transaction, and only
+   * a later statement's snapshot sees the row it committed. In digest order, so that two batches take their locks in
+   * one order.
+   */
+  static final String SETUPS = "INSERT INTO result_setups (digest, " + SETUP_COLUMNS + ") SELECT digest, "
+      + SETUP_COLUMNS + " FROM (SELECT result_setup_digest(" + SETUP_COLUMNS + ") AS digest, " + SETUP_COLUMNS
+      + SETUP_ROWS + ") d ORDER BY digest ON CONFLICT (digest) DO NOTHING";
+
+  /** The key of each of the batch's setups, in the order they were bound. */
+  static final String SETUP_KEYS = "SELECT u.key FROM (SELECT result_setup_digest(" + SETUP_COLUMNS + ") AS digest, n"
+      + SETUP_ROWS + ") d JOIN result_setups u USING (digest) ORDER BY d.n";
+
   /**
    * Makes the month partitions of {@link #months()} that are missing, of results (V8) and of result_samples (V16)
    * where that month's samples are still kept; a no-op once they exist.
@@ -91,10 +113,11 @@ final class ResultColumns {
   final UUID[] ids;
   final String[] sweepIds;
   final String[] runIds;
-  final String[] agentIds;
   final String[] deviceIds;
-  final String[] fingerprints;
-  final String[] suites;
+  /** Each row's index in {@link #setups}. */
+  final int[] setupOf;
+  /** Each row's key in result_setups, once {@link #setupKeys} has found them. */
+  final int[] setupKeys;
   final String[] kernels;
   final String[] params;
   final boolean[] valid;
@@ -108,10 +131,6 @@ final class ResultColumns {
   final double[] bandwidths;
   final String[] measuredAt;
   final String[] models;
-  final double[] peaks;
-  final String[] drivers;
-  final String[] agentVersions;
-  final String[] fatbins;
   final int[] firstSample;
   final int[] lastSample;
   final double[] samples;
@@ -143,6 +162,11 @@ final class ResultColumns {
   final Double[] energyWindows;
   final Long[] energyLaunches;
   final Integer[] energySteps;
+  /**
+   * What results of one device under one agent build share (V20), once each, in the order first met: a batch of
+   * 1,000 results from one agent holds one or a few.
+   */
+  private final Map<Setup, Integer> setups = new LinkedHashMap<>();
   /** A SHA-256 per result was a tenth of the insert's time; a batch holds few devices. */
   private final Map<DeviceInfo, String> fingerprintOf = new HashMap<>();
   private int row;
@@ -154,10 +178,9 @@ final class ResultColumns {
     ids = new UUID[n];
     sweepIds = new String[n];
     runIds = new String[n];
-    agentIds = new String[n];
     deviceIds = new String[n];
-    fingerprints = new String[n];
-    suites = new String[n];
+    setupOf = new int[n];
+    setupKeys = new int[n];
     kernels = new String[n];
     params = new String[n];
     valid = new boolean[n];
@@ -170,10 +193,6 @@ final class ResultColumns {
     bandwidths = new double[n];
     measuredAt = new String[n];
     models = new String[n];
-    peaks = new double[n];
-    drivers = new String[n];
-    agentVersions = new String[n];
-    fatbins = new String[n];
     firstSample = new int[n];
     lastSample = new int[n];
     json = new byte[n][];
@@ -217,10 +236,10 @@ final class ResultColumns {
     ids[i] = r.id();
     sweepIds[i] = r.sweepId();
     runIds[i] = r.runId();
-    agentIds[i] = r.agentId();
     deviceIds[i] = device.id();
-    fingerprints[i] = fingerprintOf.computeIfAbsent(device, DeviceInfo::fingerprint);
-    suites[i] = r.suite();
+    Setup setup = new Setup(r.agentId(), fingerprintOf.computeIfAbsent(device, DeviceInfo::fingerprint), r.suite(),
+        device.theoreticalPeakBytesPerSecond(), device.driverVersion(), r.agentVersion(), r.fatbinHash());
+    setupOf[i] = setups.computeIfAbsent(setup, k -> setups.size());
     kernels[i] = r.kernel();
     params[i] = Params.text(r.params());
     valid[i] = r.valid();
@@ -233,10 +252,6 @@ final class ResultColumns {
     bandwidths[i] = r.bandwidth() == null ? Double.NaN : r.bandwidth();
     measuredAt[i] = r.measuredAt().toString();
     models[i] = device.name() == null ? device.id() : device.name();
-    peaks[i] = device.theoreticalPeakBytesPerSecond();
-    drivers[i] = device.driverVersion();
-    agentVersions[i] = r.agentVersion();
-    fatbins[i] = r.fatbinHash();
     firstSample[i] = sample + 1; // PostgreSQL arrays count from 1; an empty slice [k+1:k] is '{}'
     for (double d : r.samples()) {
       samples[sample++] = d;
@@ -294,12 +309,56 @@ final class ResultColumns {
     return months.toArray(String[]::new);
   }
 
+  /** What every result of one device under one agent build shares: a row of result_setups (V20). */
+  record Setup(String agentId, String fingerprint, String suite, double theoreticalPeak, String driverVersion,
+      String agentVersion, String fatbinHash) {}
+
+  /**
+   * Stores the batch's new setups ({@link #SETUPS}), then finds every setup's key ({@link #SETUP_KEYS}) and gives
+   * each row its own: what {@link #bind} sends as setup_key.
+   */
+  void setupKeys(Connection c) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(SETUPS)) {
+      bindSetups(c, s);
+      s.executeUpdate();
+    }
+    int[] keys = new int[setups.size()];
+    try (PreparedStatement s = c.prepareStatement(SETUP_KEYS)) {
+      bindSetups(c, s);
+      try (ResultSet rs = s.executeQuery()) {
+        int k = 0;
+        while (rs.next()) {
+          keys[k++] = rs.getInt(1);
+        }
+        if (k != keys.length) {
+          throw new SQLException("result_setups: found " + k + " of the batch's " + keys.length + " setups");
+        }
+      }
+    }
+    for (int i = 0; i < setupOf.length; i++) {
+      setupKeys[i] = keys[setupOf[i]];
+    }
+  }
+
+  private void bindSetups(Connection c, PreparedStatement s) throws SQLException {
+    List<Setup> list = List.copyOf(setups.keySet());
+    s.setArray(1, c.createArrayOf("text", list.stream().map(Setup::agentId).toArray()));
+    s.setArray(2, c.createArrayOf("text", list.stream().map(Setup::fingerprint).toArray()));
+    s.setArray(3, c.createArrayOf("text", list.stream().map(Setup::suite).toArray()));
+    s.setObject(4, list.stream().mapToDouble(Setup::theoreticalPeak).toArray());
+    s.setArray(5, c.createArrayOf("text", list.stream().map(Setup::driverVersion).toArray()));
+    s.setArray(6, c.createArrayOf("text", list.stream().map(Setup::agentVersion).toArray()));
+    s.setArray(7, c.createArrayOf("text", list.stream().map(Setup::fatbinHash).toArray()));
+  }
+
   /** Binds the samples and then every column, from parameter {@code first} on, in {@link #INSERT}'s order. */
   void bind(Connection c, PreparedStatement s, int first) throws SQLException {
     int p = first;
     s.setObject(p++, samples);
     s.setArray(p++, c.createArrayOf("uuid", ids));
-    p = texts(c, s, p, sweepIds, runIds, agentIds, deviceIds, fingerprints, suites, kernels, params);
+    p = texts(c, s, p, sweepIds, runIds, deviceIds);
+    s.setObject(p++, setupKeys);
+    p = texts(c, s, p, kernels, params);
     s.setObject(p++, valid);
     s.setObject(p++, medians);
     s.setObject(p++, mins);
@@ -309,8 +368,6 @@ final class ResultColumns {
     s.setObject(p++, bytes);
     s.setObject(p++, bandwidths);
     p = texts(c, s, p, measuredAt, models);
-    s.setObject(p++, peaks);
-    p = texts(c, s, p, drivers, agentVersions, fatbins);
     s.setObject(p++, firstSample);
     s.setObject(p++, lastSample);
     s.setObject(p++, json);

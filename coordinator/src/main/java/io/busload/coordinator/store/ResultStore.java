@@ -137,6 +137,7 @@ public final class ResultStore {
       p.setArray(1, c.createArrayOf("text", columns.months()));
       p.executeQuery().close();
     }
+    columns.setupKeys(c);
     try (PreparedStatement s = c.prepareStatement(ResultColumns.INSERT)) {
       s.setObject(1, timestamp(now));
       columns.bind(c, s, 2);

@@ -44,11 +44,12 @@ public final class VerdictStore {
   public List<Point> series(String deviceId, String kernel, String params, Instant since, Instant before, int limit) {
     return database.inTransaction(c -> {
       try (PreparedStatement s = c.prepareStatement("SELECT r.id, r.measured_at, r.bandwidth, " + StoredSamples.COLUMN
-          + ", r.bytes, r.model, r.fingerprint, r.driver_version, r.agent_version, r.fatbin_hash, r.method, r.origin, "
-          + StoredClocks.COLUMNS + " FROM (SELECT * FROM results"
+          + ", r.bytes, r.model, "
+          + ResultSetups.columns("fingerprint", "driver_version", "agent_version", "fatbin_hash")
+          + ", r.method, r.origin, " + StoredClocks.COLUMNS + " FROM (SELECT * FROM results"
           + " WHERE device_id = ? AND kernel = ? AND params = ? AND valid AND measured_at < ?"
           + " AND (?::timestamptz IS NULL OR measured_at >= ?) ORDER BY measured_at DESC LIMIT ?) r"
-          + StoredSamples.JOIN + " ORDER BY r.measured_at DESC")) {
+          + StoredSamples.JOIN + ResultSetups.JOIN + " ORDER BY r.measured_at DESC")) {
         s.setString(1, deviceId);
         s.setString(2, kernel);
         s.setString(3, params);
@@ -272,9 +273,11 @@ public final class VerdictStore {
       try (PreparedStatement s = c.prepareStatement("SELECT device_id, model, driver_version, kernel, params,"
           + " array_agg(bandwidth ORDER BY measured_at DESC), array_agg(method ORDER BY measured_at DESC),"
           + " array_agg(clocks_reading ORDER BY measured_at DESC), array_agg(clocks_json ORDER BY measured_at DESC)"
-          + " FROM (SELECT device_id, model, driver_version, kernel, params, bandwidth, method, measured_at, "
-          + StoredClocks.COLUMNS + " AS clocks_json, row_number() OVER (PARTITION BY device_id, kernel, params"
-          + " ORDER BY measured_at DESC) AS n FROM results WHERE valid AND measured_at >= ?) newest WHERE n <= ?"
+          + " FROM (SELECT r.device_id, r.model, " + ResultSetups.column("driver_version") + " AS driver_version,"
+          + " r.kernel, r.params, r.bandwidth, r.method, r.measured_at, "
+          + StoredClocks.COLUMNS + " AS clocks_json, row_number() OVER (PARTITION BY r.device_id, r.kernel, r.params"
+          + " ORDER BY r.measured_at DESC) AS n FROM results r" + ResultSetups.JOIN
+          + " WHERE r.valid AND r.measured_at >= ?) newest WHERE n <= ?"
           + " GROUP BY device_id, model, driver_version, kernel, params ORDER BY kernel, params, device_id")) {
         s.setObject(1, Database.timestamp(since));
         s.setInt(2, perCase);

@@ -219,7 +219,8 @@ public final class StorageBench {
       Database db = vertx.executeBlocking(() -> Database.open(settings, dir.resolve("data")))
           .await(120, TimeUnit.SECONDS);
       try (Connection c = connect(settings)) {
-        var rs = c.createStatement().executeQuery("SELECT max(version) FROM flyway_schema_history WHERE success");
+        var rs = c.createStatement().executeQuery("SELECT version FROM flyway_schema_history WHERE success"
+            + " ORDER BY installed_rank DESC LIMIT 1");
         rs.next();
         String schema = rs.getString(1);
         notes.put("server", one(c, "SELECT version() || ', shared_buffers ' || current_setting('shared_buffers')"
@@ -281,6 +282,15 @@ public final class StorageBench {
             ? "SELECT avg(pg_column_size(samples)) FROM result_samples"
             : "SELECT avg(pg_column_size(samples)) FROM results")));
         notes.put("partitions", one(c, "SELECT count(*) FROM pg_partition_tree('results') WHERE isleaf"));
+        notes.put("average stored bytes per column of results (pg_column_size; NULL counts 0)", columnSizes(c));
+        // Not in the totals above (neither arm's): the table that keeps every result id once (V10), and the
+        // tables of what results share (V20); printed so that the year figure can be read with them.
+        notes.put("bytes per result of result_ids (table + index, not in the totals)",
+            String.format("%.1f", longOf(c, "SELECT pg_total_relation_size('result_ids')") / (double) count));
+        notes.put("bytes per result of result_setups (table + indexes)",
+            one(c, "SELECT to_regclass('result_setups') IS NULL").equals("t") ? "none" : one(c, "SELECT"
+                + " round(pg_total_relation_size('result_setups')::numeric / " + count + ", 2)::text || ' ('"
+                + " || (SELECT count(*) FROM result_setups) || ' rows)'"));
         notes.put("indexes (MiB, over every partition)", indexSizes(c));
         if (samplesApart) {
           // Raw samples in their own month partitions (V16): what they cost, then the year as the retention leaves
@@ -428,6 +438,23 @@ public final class StorageBench {
       }
     }
     return scans;
+  }
+
+  /** Each column's average stored size over every row of results, largest first. */
+  private static String columnSizes(Connection c) throws Exception {
+    List<String> columns = new ArrayList<>();
+    try (ResultSet rs = c.createStatement().executeQuery("SELECT attname FROM pg_attribute WHERE attrelid ="
+        + " 'results'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
+      while (rs.next()) {
+        columns.add(rs.getString(1));
+      }
+    }
+    StringBuilder sql = new StringBuilder("SELECT string_agg(c || ' ' || b, ', ' ORDER BY b DESC, c) FROM (VALUES ");
+    for (int i = 0; i < columns.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append("('").append(columns.get(i)).append("', (SELECT round(avg(coalesce("
+          + "pg_column_size(\"").append(columns.get(i)).append("\"), 0)), 1) FROM results))");
+    }
+    return one(c, sql.append(") AS v(c, b)").toString());
   }
 
   private static String indexSizes(Connection c) throws Exception {

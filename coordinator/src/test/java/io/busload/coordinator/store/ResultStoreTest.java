@@ -120,8 +120,8 @@ class ResultStoreTest {
         .isEqualTo(new String(JsonCodec.toJson(none), StandardCharsets.UTF_8));
     try (Connection c = database.connect();
         ResultSet rs = c.createStatement().executeQuery("SELECT bandwidth, valid, median_seconds, max_seconds,"
-            + " launches_per_sample, bytes, params, fingerprint, model, measured_at FROM results WHERE id = '"
-            + five.id() + "'")) {
+            + " launches_per_sample, bytes, params, u.fingerprint, model, measured_at FROM results r"
+            + " JOIN result_setups u ON u.key = r.setup_key WHERE id = '" + five.id() + "'")) {
       rs.next();
       assertThat(rs.getDouble(1)).isEqualTo(five.bandwidth());
       assertThat(rs.getBoolean(2)).isTrue();

@@ -1,6 +1,5 @@
 package io.busload.dashboard;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Playwright;
@@ -31,9 +30,6 @@ public final class BrowserFleet {
     registry.add("busload.coordinator-url", coordinatorUrl);
   }
 
-  private static final List<String> FLAGS = List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-      "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync");
-
   /** Headless Chromium with a fresh profile (launchPersistentContext is Playwright's way to pass one). */
   public static BrowserContext chromium(Playwright playwright, int width, int height) throws IOException {
     return playwright.chromium().launchPersistentContext(Files.createTempDirectory("busload-chromium-"),
@@ -41,18 +37,7 @@ public final class BrowserFleet {
             .setExecutablePath(Paths.get("/usr/bin/chromium"))
             .setHeadless(true)
             .setViewportSize(width, height)
-            .setArgs(FLAGS));
-  }
-
-  /**
-   * Headless Chromium for tests that each want a browser of their own: every {@link Browser#newContext()} is a fresh
-   * profile (no cookies, so not logged in; no storage) in the one process, which starts in a fraction of the time
-   * a new process takes.
-   */
-  public static Browser chromiumBrowser(Playwright playwright) {
-    return playwright.chromium().launch(new BrowserType.LaunchOptions()
-        .setExecutablePath(Paths.get("/usr/bin/chromium"))
-        .setHeadless(true)
-        .setArgs(FLAGS));
+            .setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync")));
   }
 }

@@ -2,7 +2,6 @@ package io.busload.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
@@ -56,8 +55,9 @@ import org.springframework.test.context.DynamicPropertySource;
  *       any test and only read after: agent-b (host-b, the fleet's only "NVIDIA H200" and its only agent with
  *       labels) and agent-c (host-c, an H100), a week of {@link #seedHistory() history} for both, host-b's
  *       {@link #storeFinishedRun() finished stride run}, and host-c's {@link #storeAbSweeps() A/B sweeps}.</li>
- *   <li>Each test opens a browser context of its own (a fresh profile: logged out, no storage); a test that needs
- *       an operator logs in itself.</li>
+ *   <li>Each test opens a page of its own with the browser's cookies cleared, so it starts logged out in a new
+ *       session; a test that needs an operator logs in itself. The browser's cache is kept: it holds the
+ *       application's scripts, not data.</li>
  *   <li>A test that changes what the coordinator holds (starts sweeps, stores results, saves schedules, marks
  *       changes, adds notice targets) does it on agents, hosts, devices and names of its own, which no other test
  *       reads. Their devices are never "NVIDIA H200" and their agents declare no labels (the Schedules test matches
@@ -122,9 +122,8 @@ class DashboardBrowserTest {
   LiveFeed feed;
 
   private Playwright playwright;
-  private Browser chromium;
-  /** This test's own browser profile and page, made before each test and closed after it. */
   private BrowserContext browser;
+  /** This test's own page, opened before it and closed after it. */
   private Page page;
   private FleetDouble agentB;
   private FleetDouble agentC;
@@ -141,27 +140,29 @@ class DashboardBrowserTest {
     storeAbSweeps();
     playwright = Playwright.create(new Playwright.CreateOptions()
         .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-    chromium = BrowserFleet.chromiumBrowser(playwright);
+    browser = BrowserFleet.chromium(playwright, 1400, 1000);
     feed.ready().await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
   }
 
   @BeforeEach
-  void openOwnBrowserProfile() {
-    browser = chromium.newContext(new Browser.NewContextOptions().setViewportSize(1400, 1000));
+  void openOwnPageLoggedOut() {
+    // The session cookie is the login: without it the dashboard opens a new, anonymous session.
+    browser.clearCookies();
     page = browser.newPage();
     page.setDefaultTimeout(PATIENCE.toMillis());
   }
 
   @AfterEach
-  void closeOwnBrowserProfile() {
-    browser.close();
+  void closeOwnPages() {
+    // The blank page the browser started with stays: a persistent context closes with its last page.
+    browser.pages().stream().skip(1).forEach(Page::close);
   }
 
   @AfterAll
   void close() throws Exception {
     System.out.println("view load times (navigate until the chart or table holds its data), ms: " + loadMillis);
-    if (chromium != null) {
-      chromium.close();
+    if (browser != null) {
+      browser.close();
     }
     if (playwright != null) {
       playwright.close();

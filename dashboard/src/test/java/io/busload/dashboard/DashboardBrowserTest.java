@@ -55,9 +55,8 @@ import org.springframework.test.context.DynamicPropertySource;
  *       any test and only read after: agent-b (host-b, the fleet's only "NVIDIA H200" and its only agent with
  *       labels) and agent-c (host-c, an H100), a week of {@link #seedHistory() history} for both, host-b's
  *       {@link #storeFinishedRun() finished stride run}, and host-c's {@link #storeAbSweeps() A/B sweeps}.</li>
- *   <li>Each test opens a page of its own with the browser's cookies cleared, so it starts logged out in a new
- *       session; a test that needs an operator logs in itself. The browser's cache is kept: it holds the
- *       application's scripts, not data.</li>
+ *   <li>Each test opens a page of its own in the shared browser profile, which is never logged in. A test that needs
+ *       an operator logs in itself, in a browser profile of its own that it closes after.</li>
  *   <li>A test that changes what the coordinator holds (starts sweeps, stores results, saves schedules, marks
  *       changes, adds notice targets) does it on agents, hosts, devices and names of its own, which no other test
  *       reads. Their devices are never "NVIDIA H200" and their agents declare no labels (the Schedules test matches
@@ -122,7 +121,10 @@ class DashboardBrowserTest {
   LiveFeed feed;
 
   private Playwright playwright;
+  /** The shared browser profile: anonymous, never logged in. */
   private BrowserContext browser;
+  /** The profile of a test that logged in ({@link #logIn()}), closed after that test. */
+  private BrowserContext operatorBrowser;
   /** This test's own page, opened before it and closed after it. */
   private Page page;
   private FleetDouble agentB;
@@ -145,9 +147,7 @@ class DashboardBrowserTest {
   }
 
   @BeforeEach
-  void openOwnPageLoggedOut() {
-    // The session cookie is the login: without it the dashboard opens a new, anonymous session.
-    browser.clearCookies();
+  void openOwnPage() {
     page = browser.newPage();
     page.setDefaultTimeout(PATIENCE.toMillis());
   }
@@ -156,6 +156,10 @@ class DashboardBrowserTest {
   void closeOwnPages() {
     // The blank page the browser started with stays: a persistent context closes with its last page.
     browser.pages().stream().skip(1).forEach(Page::close);
+    if (operatorBrowser != null) {
+      operatorBrowser.close();
+      operatorBrowser = null;
+    }
   }
 
   @AfterAll
@@ -310,8 +314,14 @@ class DashboardBrowserTest {
         + " return !!o && !!(" + condition + "); }";
   }
 
-  /** Logs this test's browser profile in as the operator (every test starts logged out). */
-  private void logIn() {
+  /**
+   * Opens a browser profile of this test's own and logs it in as the operator; {@link #page} is then its page. The
+   * shared profile stays anonymous for the tests that must be refused.
+   */
+  private void logIn() throws Exception {
+    operatorBrowser = BrowserFleet.chromium(playwright, 1400, 1000);
+    page = operatorBrowser.pages().getFirst();
+    page.setDefaultTimeout(PATIENCE.toMillis());
     page.navigate(url("login"));
     page.locator("input[name='username']").fill("operator");
     page.locator("input[name='password']").fill(PASSWORD);
@@ -639,7 +649,7 @@ class DashboardBrowserTest {
       assertThat(marks).asString().contains("change point -8.0% (2000.0 → 1840.0 GB/s)")
           .contains("accepted by dashboard: new driver, new level expected");
 
-      Page other = browser.newPage();
+      Page other = page.context().newPage();
       try {
         other.navigate(link);
         other.waitForFunction(chartHas("history-chart", "o.title[0].text.endsWith('offset-copy-fp32')"));

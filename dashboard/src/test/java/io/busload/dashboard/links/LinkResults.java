@@ -13,11 +13,14 @@ import java.util.UUID;
 public final class LinkResults {
   private LinkResults() {}
 
-  /** Test data, not measurements: three GPUs of one host, 0 and 1 joined, 2 without peer access. */
+  /**
+   * Test data, not measurements: three GPUs of one host, 0 and 1 joined, 2 without peer access. Their model is one
+   * no other browser-test device has, so that a test matching devices by model (Schedules) sees none of these.
+   */
   public static DeviceInfo gpu(String host, int ordinal) {
     Topology topology = new Topology(5, 16, 1, 16, ordinal < 2 ? 0 : 1, List.of(), "test data");
-    return new DeviceInfo(host + "/cuda:" + ordinal, DeviceInfo.CUDA, "NVIDIA H200", "GPU-" + ordinal, "9.0", 132,
-        60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.9e12, "580.65", topology);
+    return new DeviceInfo(host + "/cuda:" + ordinal, DeviceInfo.CUDA, "NVIDIA GH200 144GB HBM3e", "GPU-" + ordinal,
+        "9.0", 132, 60L << 20, 141L << 30, 3_201_000_000L, 6144, 4.9e12, "580.65", topology);
   }
 
   public static KernelResult link(DeviceInfo device, String kernel, Map<String, Object> params, Double bandwidth,

@@ -159,15 +159,21 @@ public final class Database implements AutoCloseable {
       return;
     }
     Path folder = dataDir.resolve("backups");
-    Path file = folder.resolve("before-migrating-schema-" + state.current() + "-"
+    String name = "before-migrating-schema-" + state.current() + "-"
         + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
-            .format(Instant.now()) + ".zip");
+            .format(Instant.now());
     try {
       Files.createDirectories(folder, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
           java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
     } catch (IOException e) {
       throw new IllegalStateException("cannot create " + folder + " for the backup before migrating: "
           + e.getMessage() + " (BUSLOAD_BACKUP_BEFORE_MIGRATE=off migrates without one)", e);
+    }
+    // Names are to the second, and a backup is never written over: another store of this data folder that migrated
+    // from the same schema within the second gets the next free suffix.
+    Path file = folder.resolve(name + ".zip");
+    for (int n = 2; Files.exists(file); n++) {
+      file = folder.resolve(name + "-" + n + ".zip");
     }
     LOG.info("schema version {} has {} migration(s) pending: writing a backup to {} first"
         + " (BUSLOAD_BACKUP_BEFORE_MIGRATE=off skips it)", state.current(), state.pending(), file);

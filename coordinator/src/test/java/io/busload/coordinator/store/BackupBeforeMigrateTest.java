@@ -47,6 +47,21 @@ class BackupBeforeMigrateTest {
   }
 
   @Test
+  void open_twoStoresMigratingFromOneSchemaInOneSecond_bothBackupsKept() throws Exception {
+    DatabaseSettings first = TestDatabase.fresh();
+    DatabaseSettings second = TestDatabase.fresh();
+    olderWithOneToken(first);
+    olderWithOneToken(second);
+
+    // Backups are named by the second they are taken in; two stores of one data folder can migrate within one.
+    Database.open(first, data).close();
+    Database.open(second, data).close();
+
+    assertThat(backups()).hasSize(2)
+        .allSatisfy(b -> assertThat(Backup.manifest(b).schemaVersion()).isEqualTo(OLDER));
+  }
+
+  @Test
   void open_noMigrationPendingOrNoRows_noBackup() throws Exception {
     DatabaseSettings empty = TestDatabase.fresh();
     Database.open(empty, data, OLDER).close();

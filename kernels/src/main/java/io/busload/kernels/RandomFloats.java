@@ -12,16 +12,26 @@ import java.lang.foreign.ValueLayout;
  */
 public record RandomFloats(long seed) {
 
+  /** Element {@code index}: 23 random mantissa bits under the exponent of 1; two elements share one 64-bit mix. */
   public float get(long index) {
-    long mixed = mix(seed + index * 0x9E3779B97F4A7C15L);
-    return Float.intBitsToFloat(0x3F800000 | (int) (mixed >>> 41));
+    return value(mix(seed + (index >>> 1) * 0x9E3779B97F4A7C15L), (int) (index & 1));
   }
 
   /** Writes elements {@code [first, first + count)} into {@code segment} starting at its element 0. */
   public void fill(MemorySegment segment, long first, long count) {
-    for (long i = 0; i < count; i++) {
-      segment.setAtIndex(ValueLayout.JAVA_FLOAT, i, get(first + i));
+    long i = 0;
+    while (i < count) {
+      long index = first + i;
+      long mixed = mix(seed + (index >>> 1) * 0x9E3779B97F4A7C15L);
+      for (int lane = (int) (index & 1); lane < 2 && i < count; lane++, i++) {
+        segment.setAtIndex(ValueLayout.JAVA_FLOAT, i, value(mixed, lane));
+      }
     }
+  }
+
+  private static float value(long mixed, int lane) {
+    int mantissa = (int) (lane == 0 ? mixed >>> 41 : (mixed >>> 9) & 0x7FFFFF);
+    return Float.intBitsToFloat(0x3F800000 | mantissa);
   }
 
   /** SplitMix64's finaliser: every output bit depends on every input bit. */

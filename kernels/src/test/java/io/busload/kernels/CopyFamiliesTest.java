@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
 
 class CopyFamiliesTest {
   private static final long GIB = 1L << 30;
@@ -265,6 +266,44 @@ class CopyFamiliesTest {
       byte b = chunk.get(ValueLayout.JAVA_BYTE, i);
       assertThat(b).isBetween((byte) 1, (byte) 127);
     }
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(ElementType.class)
+  void fill_chunksStartingMidWord_sameAsWhole(ElementType type) {
+    // Narrow types take several elements from one mix: chunks that start inside a word must still agree.
+    int count = 1001;
+    Arena arena = Arena.ofAuto();
+    MemorySegment whole = arena.allocate((long) count * type.bytes(), 64);
+    MemorySegment parts = arena.allocate((long) count * type.bytes(), 64);
+    RandomFill.fill(type, 11, 5, whole);
+    long[] cuts = {0, 1, 3, 7, 8, 13, 500, 999, count};
+    for (int c = 0; c + 1 < cuts.length; c++) {
+      RandomFill.fill(type, 11, 5 + cuts[c], parts.asSlice(cuts[c] * type.bytes(), (cuts[c + 1] - cuts[c]) * type.bytes()));
+    }
+    assertThat(MemorySegment.mismatch(whole, 0, whole.byteSize(), parts, 0, parts.byteSize())).isEqualTo(-1L);
+    for (long b = 0; b < whole.byteSize(); b += type.bytes()) {
+      assertThat(whole.asSlice(b, type.bytes()).toArray(ValueLayout.JAVA_BYTE))
+          .as("element %d is neither all zero nor poison", b / type.bytes())
+          .isNotEqualTo(new byte[type.bytes()]).isNotEqualTo(filled(type.bytes(), Poison.BYTE));
+    }
+  }
+
+  @Test
+  void randomFloats_fillFromAnOddFirst_matchesGet() {
+    RandomFloats floats = new RandomFloats(3);
+    MemorySegment chunk = MemorySegment.ofArray(new float[101]);
+    floats.fill(chunk, 7, 101);
+    for (int i = 0; i < 101; i++) {
+      assertThat(chunk.getAtIndex(ValueLayout.JAVA_FLOAT, i)).isEqualTo(floats.get(7 + i)).isBetween(1f, 2f);
+    }
+    assertThat(floats.get(0)).as("the two lanes of one mix differ").isNotEqualTo(floats.get(1));
+  }
+
+  private static byte[] filled(int length, byte value) {
+    byte[] bytes = new byte[length];
+    java.util.Arrays.fill(bytes, value);
+    return bytes;
   }
 
   @Test

@@ -46,25 +46,37 @@ public final class CudaDevice implements Device {
   private final HostStaging staging = new HostStaging(new HostStaging.Pinning() {
     @Override
     public boolean pin(java.lang.foreign.MemorySegment segment) {
-      // A direct ByteBuffer holds at most 2 GiB: larger host copies stay pageable. Failing to pin (a memlock
-      // limit) only slows the copies; the driver's error is logged once.
-      if (segment.byteSize() > Integer.MAX_VALUE) {
-        return false;
+      // In pieces: a direct ByteBuffer (JCuda's way to name host memory) holds at most 2 GiB. Every copy of a
+      // CudaWorkload is a 64 MiB chunk from a chunk boundary, so each lies within one registered piece. Failing to
+      // pin (a memlock limit) only slows the copies; the driver's error is logged once.
+      long done = 0;
+      while (done < segment.byteSize()) {
+        long bytes = Math.min(PIN_PIECE_BYTES, segment.byteSize() - done);
+        int result = JCudaDriver.cuMemHostRegister(Pointer.to(segment.asSlice(done, bytes).asByteBuffer()), bytes, 0);
+        if (result != CUresult.CUDA_SUCCESS) {
+          if (!pinWarned) {
+            pinWarned = true;
+            LOG.warn("{}: host copies stay pageable: cuMemHostRegister(bytes={}) failed with {}", shortId(), bytes,
+                CUresult.stringFor(result));
+          }
+          unpin(segment.asSlice(0, done));
+          return false;
+        }
+        done += bytes;
       }
-      int result = JCudaDriver.cuMemHostRegister(Pointer.to(segment.asByteBuffer()), segment.byteSize(), 0);
-      if (result != CUresult.CUDA_SUCCESS && !pinWarned) {
-        pinWarned = true;
-        LOG.warn("{}: host copies stay pageable: cuMemHostRegister(bytes={}) failed with {}", shortId(),
-            segment.byteSize(), CUresult.stringFor(result));
-      }
-      return result == CUresult.CUDA_SUCCESS;
+      return true;
     }
 
     @Override
     public void unpin(java.lang.foreign.MemorySegment segment) {
-      JCudaDriver.cuMemHostUnregister(Pointer.to(segment.asByteBuffer()));
+      for (long done = 0; done < segment.byteSize(); done += PIN_PIECE_BYTES) {
+        long bytes = Math.min(PIN_PIECE_BYTES, segment.byteSize() - done);
+        JCudaDriver.cuMemHostUnregister(Pointer.to(segment.asSlice(done, bytes).asByteBuffer()));
+      }
     }
   });
+  /** Host memory is page-locked in pieces of this size: a whole number of CudaWorkload's copy chunks. */
+  static final long PIN_PIECE_BYTES = 1L << 30;
   private boolean pinWarned;
 
   CudaDevice(int ordinal, int hostDevices, CUdevice device, DeviceInfo info) {
@@ -98,6 +110,11 @@ public final class CudaDevice implements Device {
     // 5 ms, not 1: on an H100 host, 1 ms batches read 1-2% slower through JCuda than natively (a host gap per
     // batch; docs/results/2026-11-22-h100-coalescing); the native cross-check uses the same target.
     return 5e-3;
+  }
+
+  @Override
+  public boolean timesApartFromHost() {
+    return true;
   }
 
   @Override

@@ -41,6 +41,8 @@ final class CudaWorkload implements Workload {
   private final List<MemorySegment> host = new ArrayList<>();
   /** Each host buffer's address for the copy engines ({@link Buffer.Memory#onHost()}); null for device memory. */
   private final List<Pointer> hostPointers = new ArrayList<>();
+  /** The second host copies of {@link #downloadApart}, taken on its first call; null before. */
+  private List<MemorySegment> apart;
   /** The other GPU of a pair; null when the program has no peer buffers. */
   private final PeerContext peer;
   /**
@@ -395,11 +397,40 @@ final class CudaWorkload implements Workload {
     return List.copyOf(host);
   }
 
+  @Override
+  public java.util.Optional<List<MemorySegment>> downloadApart() {
+    if (buffers.stream().anyMatch(b -> b.role() != Buffer.Role.INPUT && b.memory().onHost())) {
+      return java.util.Optional.empty(); // that host memory is the buffer: there is no second copy to keep
+    }
+    Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "before reading the buffers back");
+    if (apart == null) {
+      apart = new ArrayList<>(host);
+      for (int i = 0; i < buffers.size(); i++) {
+        if (buffers.get(i).role() != Buffer.Role.INPUT) {
+          MemorySegment copy = staging.take(buffers.get(i).bytes());
+          frees.add(() -> staging.give(copy));
+          apart.set(i, copy);
+        }
+      }
+    }
+    for (int i = 0; i < buffers.size(); i++) {
+      if (buffers.get(i).role() != Buffer.Role.INPUT) {
+        int index = i;
+        onOwner(buffers.get(i), () -> copyDown(index, apart.get(index)));
+      }
+    }
+    return java.util.Optional.of(List.copyOf(apart));
+  }
+
   private void copyDown(int index) {
+    copyDown(index, host.get(index));
+  }
+
+  private void copyDown(int index, MemorySegment target) {
     Buffer buffer = buffers.get(index);
     for (long offset = 0; offset < buffer.bytes(); offset += CHUNK_BYTES) {
       long bytes = Math.min(CHUNK_BYTES, buffer.bytes() - offset);
-      Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(host.get(index).asSlice(offset, bytes).asByteBuffer()),
+      Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(target.asSlice(offset, bytes).asByteBuffer()),
           pointers.get(index).withByteOffset(offset), bytes), "cuMemcpyDtoH", buffer.name() + "+" + offset,
           "bytes=" + bytes);
     }

@@ -1,11 +1,16 @@
 package io.busload.agent.cuda;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 /**
  * The host copies of device buffers, kept from case to case on one GPU. A fresh {@link Arena#allocate} zeroes its
@@ -14,14 +19,19 @@ import java.util.Map;
  * nothing reads what an earlier case left in it: inputs are filled in full, outputs are downloaded in full before
  * a check reads them.
  *
+ * <p>A new segment comes from the C library's {@code aligned_alloc}, not {@link Arena#allocate}: the arena zeroes what it
+ * allocates on the calling thread, which was 3.5 s of an H200's 60 s coalescing suite on the device's worker thread
+ * (async-profiler, 2026-11-28), and nothing here needs zeroes. Its pages are first touched on all cores, so the
+ * kernel maps them in parallel, before the segment is page-locked.
+ *
  * <p>Each segment is page-locked once where the driver allows it ({@link Pinning}), so that the uploads and downloads
  * around every check run at the copy engines' pinned rate instead of through the driver's pageable staging.
  *
  * <p>One per device, used by its worker thread only; at most {@link #keptBytes} stay kept between cases.
  */
 final class HostStaging implements AutoCloseable {
-  /** Kept between cases: more than the host copies of any one case of the default suites. */
-  static final long DEFAULT_KEPT_BYTES = 4L << 30;
+  /** Kept between cases: more than the host copies of any one case of the default suites, checked copies included. */
+  static final long DEFAULT_KEPT_BYTES = 8L << 30;
 
   /** Page-locks host memory for the copy engines, and releases it before the memory is freed. */
   interface Pinning {
@@ -71,7 +81,7 @@ final class HostStaging implements AutoCloseable {
       free.remove(best);
     } else {
       Arena arena = Arena.ofShared(); // filled and checked on all cores
-      MemorySegment whole = arena.allocate(Math.max(bytes, 1), 4096);
+      MemorySegment whole = allocate(bytes, arena);
       best = new Kept(arena, whole, pinning.pin(whole));
       allocations++;
       if (best.pinned) {
@@ -81,6 +91,53 @@ final class HostStaging implements AutoCloseable {
     MemorySegment slice = best.whole.asSlice(0, bytes);
     lent.put(slice, best);
     return slice;
+  }
+
+  private static final long PAGE = 4096;
+  private static final MethodHandle ALIGNED_ALLOC;
+  private static final MethodHandle FREE;
+
+  static {
+    Linker linker = Linker.nativeLinker();
+    ALIGNED_ALLOC = NativeCalls.downcall(linker, linker.defaultLookup(), "aligned_alloc",
+        FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+        name -> new IllegalStateException("host staging: the C library has no " + name));
+    FREE = NativeCalls.downcall(linker, linker.defaultLookup(), "free", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS),
+        name -> new IllegalStateException("host staging: the C library has no " + name));
+  }
+
+  /**
+   * {@code bytes} (whole pages at least one) of page-aligned host memory, freed when {@code arena} closes; its
+   * contents are whatever the C library hands out. Every page is touched once, on all cores.
+   */
+  static MemorySegment allocate(long bytes, Arena arena) {
+    long size = Math.max(PAGE, Math.ceilDiv(bytes, PAGE) * PAGE);
+    MemorySegment raw;
+    try {
+      raw = (MemorySegment) ALIGNED_ALLOC.invokeExact(PAGE, size);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
+    if (raw.address() == 0) {
+      throw new OutOfMemoryError("host staging: aligned_alloc(" + PAGE + ", " + size + ") returned NULL");
+    }
+    MemorySegment whole = raw.reinterpret(size, arena, HostStaging::free);
+    long pages = size / PAGE;
+    long parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors() * 4L, pages / 256));
+    LongStream.range(0, parts).parallel().forEach(p -> {
+      for (long page = pages * p / parts; page < pages * (p + 1) / parts; page++) {
+        whole.set(ValueLayout.JAVA_BYTE, page * PAGE, (byte) 0);
+      }
+    });
+    return whole;
+  }
+
+  private static void free(MemorySegment segment) {
+    try {
+      FREE.invokeExact(segment);
+    } catch (Throwable t) {
+      throw NativeCalls.rethrow(t);
+    }
   }
 
   /** Gives back what {@link #take} lent; the smallest kept segments are freed while more than the limit is kept. */

@@ -42,6 +42,14 @@ public interface Device extends AutoCloseable {
   ClockSensor clockSensor();
 
   /** The energy counter and power reading to read around each case, or why there are none. */
+  /**
+   * Whether the host may check one launch's output while this device times the next ones: true where the device
+   * times its launches itself (a GPU's events), false where the host's cores are the device.
+   */
+  default boolean timesApartFromHost() {
+    return false;
+  }
+
   default EnergySensor energySensor() {
     return EnergySensor.none("this device has no energy counter");
   }

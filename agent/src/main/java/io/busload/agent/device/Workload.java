@@ -35,6 +35,16 @@ public interface Workload extends AutoCloseable {
   /** Host copies of every buffer, in program order: inputs as filled, outputs and scratch as the device left them. */
   List<MemorySegment> download();
 
+  /**
+   * Host copies of every buffer as {@link #download} gives them, except that outputs and scratch are read into host
+   * memory of their own, so the copies {@link #download} returned keep what they held: the check after the timed
+   * launches compares the two. Empty where this backend cannot keep both (its outputs live in host memory, or it has
+   * no second copy); the caller then downloads again.
+   */
+  default java.util.Optional<List<MemorySegment>> downloadApart() {
+    return java.util.Optional.empty();
+  }
+
   /** Frees every buffer and event. */
   @Override
   void close();

@@ -39,6 +39,11 @@ final class CountedWorkload implements Workload {
   }
 
   @Override
+  public java.util.Optional<List<MemorySegment>> downloadApart() {
+    return workload.downloadApart();
+  }
+
+  @Override
   public void close() {
     workload.close();
   }

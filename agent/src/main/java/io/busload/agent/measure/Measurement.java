@@ -8,6 +8,7 @@ import io.busload.agent.device.HostActivity;
 import io.busload.agent.device.UnavailableException;
 import io.busload.agent.device.Workload;
 import io.busload.agent.report.MethodText;
+import io.busload.kernels.Buffer;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.Check;
 import io.busload.kernels.Program;
@@ -17,6 +18,7 @@ import io.busload.protocol.HealthCounters;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
+import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,6 +50,18 @@ public final class Measurement {
    * holds the error of either end near 1%.
    */
   public static final double ENERGY_WINDOW_SECONDS = 1.0;
+
+  /** Where the device's conditions are read beside the measuring: each read waits on nvidia-smi. */
+  private static final java.util.concurrent.ExecutorService CONDITIONS =
+      java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+  /**
+   * Where first-launch checks run beside a GPU's sampling: every core but one, which stays with the device's worker
+   * thread as it queues launches. Their parallel parts run here too (a parallel stream runs in the pool it is
+   * called from).
+   */
+  private static final java.util.concurrent.ForkJoinPool CHECKS =
+      new java.util.concurrent.ForkJoinPool(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
 
   private final Device device;
   private final RunContext context;
@@ -184,31 +198,46 @@ public final class Measurement {
       return notRun(suite, planned, ResultStatus.SKIPPED, planned.skipReason());
     }
     // nvidia-smi takes a while to answer: read the "before" state while the buffers are allocated and filled.
-    CompletableFuture<DeviceConditions> before = CompletableFuture.supplyAsync(device::conditions);
+    CompletableFuture<DeviceConditions> before = CompletableFuture.supplyAsync(device::conditions, CONDITIONS);
     EnergyWindow energyWindow = energyWindowSeconds > 0
         ? EnergyWindow.startingNow(device.energySensor(), energyWindowSeconds) : null;
-    try (CountedWorkload workload = new CountedWorkload(device.prepare(planned.program()))) {
+    // Closed before the workload, whose host copies go back to the device then: a check still reading them ends first.
+    try (CountedWorkload workload = new CountedWorkload(device.prepare(planned.program()));
+        PendingCheck pending = new PendingCheck()) {
       // Read once the buffers are filled, before the first launch: the GPU has been idle since the last case.
       Double idleWatts = energyWindow == null ? null : energyWindow.idleWatts();
-      Check check = checkFirstLaunch(workload, planned.program());
-      if (!check.passed()) {
-        return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(check));
+      List<MemorySegment> first = firstLaunch(workload);
+      // On a GPU the first launch's output is checked on the host while the GPU warms up and takes its samples (host
+      // memory is not what a case with buffers on the host must share with its check); a failed check discards them.
+      boolean beside = device.timesApartFromHost()
+          && planned.program().buffers().stream().noneMatch(b -> b.memory().onHost());
+      CompletableFuture<Check> checking = pending.start(beside
+          ? CompletableFuture.supplyAsync(() -> planned.program().check(first), CHECKS)
+          : CompletableFuture.completedFuture(planned.program().check(first)));
+      if (!beside && !checking.join().passed()) {
+        return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(checking.join()));
       }
       Calibration calibration = calibrate(workload);
       HostActivity.Window window = host.window(device.info().id());
       Sampler.Sampled sampled = Sampler.startingNow(stoppingRule, device.clockSensor())
           .sample(workload, calibration.launches(), planned.cache()).beside(window.othersBusy());
-      DeviceConditions after = device.conditions();
+      Check check = joined(checking);
+      if (!check.passed()) {
+        return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatches(check));
+      }
+      // Read while the output is checked again; nvidia-smi takes tens of milliseconds to answer.
+      CompletableFuture<DeviceConditions> after = CompletableFuture.supplyAsync(device::conditions, CONDITIONS);
       // Checked again after the timed launches, so a kernel right only on its first launch fails.
-      Check again = planned.program().checkAfter(workload.download(), workload.launches());
+      Check again = checkAgain(workload, planned.program(), first, check);
       if (!again.passed()) {
         return failed(suite, planned, ResultStatus.CHECK_FAILED, mismatchesAfter(again, workload.launches()));
       }
       // After the samples and their check: the energy window's launches change neither.
+      DeviceConditions afterConditions = after.join();
       EnergyWindow.Outcome energy = energyWindow == null
           ? EnergyWindow.Outcome.notRead("energy window off")
           : energyWindow.measure(workload, calibration.launches(), idleWatts);
-      KernelResult result = measured(suite, planned, calibration, sampled, before.join(), after);
+      KernelResult result = measured(suite, planned, calibration, sampled, before.join(), afterConditions);
       return result.withEnergy(energy.energy()).withMethod(result.method() + "; "
           + MethodText.energy(energy.energy(), energy.notRead(), device.energySensor().note()));
     } catch (UnavailableException e) {
@@ -218,9 +247,59 @@ public final class Measurement {
     }
   }
 
-  private static Check checkFirstLaunch(Workload workload, Program program) {
+  /** A check that may still run when its case ends early (a device error while sampling); waited for on close. */
+  private static final class PendingCheck implements AutoCloseable {
+    private CompletableFuture<Check> check;
+
+    CompletableFuture<Check> start(CompletableFuture<Check> started) {
+      check = started;
+      return started;
+    }
+
+    @Override
+    public void close() {
+      if (check != null) {
+        check.exceptionally(t -> null).join();
+      }
+    }
+  }
+
+  /** The check's result, or what it threw as it threw it. */
+  private static Check joined(CompletableFuture<Check> checking) {
+    try {
+      return checking.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
+  }
+
+  private static List<MemorySegment> firstLaunch(Workload workload) {
     workload.time(1);
-    return program.check(workload.download());
+    return workload.download();
+  }
+
+  /**
+   * The check after {@code workload}'s timed launches. Where no buffer is updated in place and the backend keeps a
+   * second host copy, the outputs are compared bit for bit with the first launch's, which passed {@code firstCheck}:
+   * the same bytes pass the same check, so only outputs that differ (a kernel right only on its first launch, or
+   * one whose result varies from launch to launch, like a scatter whose writes collide) are checked again in full.
+   */
+  static Check checkAgain(CountedWorkload workload, Program program, List<MemorySegment> first, Check firstCheck) {
+    boolean inPlace = program.buffers().stream().anyMatch(b -> b.role() == Buffer.Role.INOUT);
+    if (!inPlace) {
+      java.util.Optional<List<MemorySegment>> now = workload.downloadApart();
+      if (now.isPresent()) {
+        return HostCopies.sameOutputs(program.buffers(), first, now.get()) ? firstCheck
+            : program.checkAfter(now.get(), workload.launches());
+      }
+    }
+    return program.checkAfter(workload.download(), workload.launches());
   }
 
   private static List<String> mismatchesAfter(Check check, long launches) {

@@ -6,6 +6,7 @@ import io.busload.agent.cpu.CpuDevice;
 import io.busload.agent.measure.Plan;
 import io.busload.kernels.Buffer;
 import io.busload.kernels.Check;
+import io.busload.kernels.DeviceLimits;
 import io.busload.kernels.Parallel;
 import io.busload.kernels.Poison;
 import io.busload.kernels.Program;
@@ -38,6 +39,7 @@ class HostWorkBenchmark {
   private static final class Time {
     double cpu;
     double wall;
+    long bytes;
 
     void add(Runnable work) {
       long cpu0 = OS.getProcessCpuTime();
@@ -51,8 +53,12 @@ class HostWorkBenchmark {
   @Test
   void coalescingSuite_cpuSizes_fillAndCheckTimes() {
     assumeTrue(Boolean.getBoolean("busload.bench"), "run with -Dbusload.bench=true");
-    CpuDevice cpu = CpuDevice.create("bench");
-    Plan plan = Plan.resolve("coalescing", SuiteOptions.DEFAULTS, cpu.limits(), "cpu");
+    // -Dbusload.bench.gpu=true plans the suite at an H200's default sizes (141 GiB, 60 MiB of L2, 132 SMs): the
+    // host work of a GPU run, which the CPU backend's smaller defaults understate.
+    DeviceLimits limits = Boolean.getBoolean("busload.bench.gpu")
+        ? new DeviceLimits(DeviceLimits.CUDA, 150_754_820_096L, 150_000_000_000L, 62_914_560L, 132)
+        : CpuDevice.create("bench").limits();
+    Plan plan = Plan.resolve("coalescing", SuiteOptions.DEFAULTS, limits, limits.kind());
     int cores = Runtime.getRuntime().availableProcessors();
     Parallel parallel = new Parallel() {
       @Override
@@ -78,6 +84,12 @@ class HostWorkBenchmark {
       }
       String family = planned.kernelCase().spec().family();
       Time[] times = byFamily.computeIfAbsent(family, f -> new Time[] {new Time(), new Time()});
+      long inputBytes = program.buffers().stream()
+          .filter(b -> b.role() == Buffer.Role.INPUT || b.role() == Buffer.Role.INOUT).mapToLong(Buffer::bytes).sum();
+      long outputBytes = program.buffers().stream()
+          .filter(b -> b.role() != Buffer.Role.INPUT).mapToLong(Buffer::bytes).sum();
+      times[0].bytes += inputBytes;
+      times[1].bytes += outputBytes;
       try (Arena arena = Arena.ofShared()) {
         List<MemorySegment> buffers = new ArrayList<>();
         for (Buffer b : program.buffers()) {
@@ -110,10 +122,11 @@ class HostWorkBenchmark {
       }
     }
     System.out.printf(Locale.ROOT, "host work of the coalescing suite at CPU sizes, %d cores%n", cores);
-    System.out.printf(Locale.ROOT, "%-12s %10s %10s %10s %10s%n", "family", "fill cpu s", "fill wall", "check cpu",
-        "check wall");
-    byFamily.forEach((family, t) -> System.out.printf(Locale.ROOT, "%-12s %10.2f %10.2f %10.2f %10.2f%n", family,
-        t[0].cpu, t[0].wall, t[1].cpu, t[1].wall));
+    System.out.printf(Locale.ROOT, "%-12s %10s %10s %10s %10s %10s %10s %12s %12s%n", "family", "fill cpu s",
+        "fill wall", "check cpu", "check wall", "in GiB", "out GiB", "fill ns/B", "check ns/B");
+    byFamily.forEach((family, t) -> System.out.printf(Locale.ROOT, "%-12s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %12.3f %12.3f%n",
+        family, t[0].cpu, t[0].wall, t[1].cpu, t[1].wall, t[0].bytes / 1073741824.0, t[1].bytes / 1073741824.0,
+        t[0].cpu * 1e9 / Math.max(1, t[0].bytes), t[1].cpu * 1e9 / Math.max(1, t[1].bytes)));
     for (var line : List.of(List.of("fill", fill), List.of("check", check), List.of("check again", recheck))) {
       Time t = (Time) line.get(1);
       System.out.printf(Locale.ROOT, "%-12s cpu %7.2f s, wall %7.2f s, cpu/wall %.2f%n", line.get(0), t.cpu, t.wall,

@@ -40,15 +40,28 @@ class HostStagingTest {
   }
 
   @Test
+  void take_sizeNotAWholePage_keepsWholePagesAndLendsTheSizeAsked() {
+    try (HostStaging staging = new HostStaging(1L << 20, HostStaging.Pinning.NONE)) {
+      MemorySegment odd = staging.take(5000);
+      assertThat(odd.byteSize()).isEqualTo(5000);
+      assertThat(odd.address() % 4096).as("page-aligned").isZero();
+      odd.set(ValueLayout.JAVA_BYTE, 4999, (byte) 7);
+      staging.give(odd);
+      assertThat(staging.keptNow()).isEqualTo(8192);
+      assertThat(staging.take(8192).address()).as("the rest of its last page is reused").isEqualTo(odd.address());
+    }
+  }
+
+  @Test
   void give_overTheLimit_freesTheSmallestFirst() {
     try (HostStaging staging = new HostStaging(100 << 10, HostStaging.Pinning.NONE)) {
       MemorySegment a = staging.take(40 << 10);
-      MemorySegment b = staging.take(50 << 10);
-      MemorySegment c = staging.take(30 << 10);
+      MemorySegment b = staging.take(48 << 10);
+      MemorySegment c = staging.take(32 << 10);
       staging.give(a);
       staging.give(b);
       staging.give(c);
-      assertThat(staging.keptNow()).isEqualTo(90 << 10);
+      assertThat(staging.keptNow()).isEqualTo(88 << 10);
       assertThatThrownBy(() -> c.get(ValueLayout.JAVA_BYTE, 0)).as("freed").isInstanceOf(IllegalStateException.class);
       assertThat(staging.take(40 << 10).address()).isEqualTo(a.address());
     }

@@ -46,6 +46,14 @@ final class FakeDevice implements Device {
   final List<Integer> launchesPerCall = new ArrayList<>();
   /** The most launches a batch may have and be held (a GPU's 512 steps); none when the maximum int. */
   int heldLaunchLimit = Integer.MAX_VALUE;
+  /** Whether this device times apart from the host, as a GPU does (the first check then runs beside the samples). */
+  boolean timesApart;
+  /** Whether the workload keeps a second host copy of its outputs ({@link Workload#downloadApart}). */
+  boolean keepsApart;
+  /** Whether the output read into that second copy has one byte changed: a kernel wrong after its first launch. */
+  boolean wrongAfterFirstLaunch;
+  /** Host copies handed to a check or a comparison, by each call to download or downloadApart. */
+  final List<String> reads = new ArrayList<>();
 
   FakeDevice(long l2Bytes) {
     this.l2Bytes = l2Bytes;
@@ -134,7 +142,28 @@ final class FakeDevice implements Device {
 
       @Override
       public List<MemorySegment> download() {
+        reads.add("download");
         return real.download();
+      }
+
+      @Override
+      public java.util.Optional<List<MemorySegment>> downloadApart() {
+        if (!keepsApart) {
+          return java.util.Optional.empty();
+        }
+        reads.add("downloadApart");
+        List<MemorySegment> now = new ArrayList<>(real.download());
+        for (int i = 0; i < program.buffers().size(); i++) {
+          if (program.buffers().get(i).role() != io.busload.kernels.Buffer.Role.INPUT) {
+            MemorySegment copy = java.lang.foreign.Arena.ofAuto().allocate(now.get(i).byteSize(), 64);
+            copy.copyFrom(now.get(i));
+            if (wrongAfterFirstLaunch) {
+              copy.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) (copy.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) ^ 1));
+            }
+            now.set(i, copy);
+          }
+        }
+        return java.util.Optional.of(List.copyOf(now));
       }
 
       @Override
@@ -142,6 +171,11 @@ final class FakeDevice implements Device {
         real.close();
       }
     };
+  }
+
+  @Override
+  public boolean timesApartFromHost() {
+    return timesApart;
   }
 
   @Override

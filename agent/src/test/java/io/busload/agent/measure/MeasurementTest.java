@@ -137,6 +137,56 @@ class MeasurementTest {
   }
 
   @Test
+  void measure_timedApartFromHost_wrongFirstLaunch_checkFailedAndTheSamplesTakenBesideDiscarded() {
+    device.timesApart = true;
+    device.computes = false;
+
+    KernelResult r = measure(StoppingRule.standard(1000));
+
+    assertThat(r.status()).isEqualTo(ResultStatus.CHECK_FAILED);
+    assertThat(r.bandwidth()).isNull();
+    assertThat(r.samples()).isEmpty();
+    assertThat(r.mismatches().getLast()).matches("\\d+ of \\d+ elements differ");
+    assertThat(device.launchesPerCall).as("warm-up and samples ran while the output was checked").hasSizeGreaterThan(3);
+  }
+
+  @Test
+  void measure_timedApartFromHost_deviceFailsWhileTheCheckRuns_deviceFailedAndTheRunGoesOn() {
+    device.timesApart = true;
+    device.failAtCall = 2;
+
+    KernelResult r = measure(StoppingRule.standard(1000));
+
+    assertThat(r.status()).isEqualTo(ResultStatus.DEVICE_FAILED);
+    assertThat(r.mismatches()).first().asString().contains("CUDA_ERROR_ILLEGAL_ADDRESS");
+    device.failAtCall = -1;
+    assertThat(measure(StoppingRule.standard(1000)).valid()).as("the next case").isTrue();
+  }
+
+  @Test
+  void measure_secondCopyKept_sameOutputAfterTimedLaunches_validWithoutDownloadingIntoTheCheckedCopy() {
+    device.timesApart = true;
+    device.keepsApart = true;
+
+    KernelResult r = measure(StoppingRule.standard(1000));
+
+    assertThat(r.valid()).isTrue();
+    assertThat(device.reads).containsExactly("download", "downloadApart");
+  }
+
+  @Test
+  void measure_secondCopyKept_outputChangedAfterTimedLaunches_checkFailedAfterThem() {
+    device.keepsApart = true;
+    device.wrongAfterFirstLaunch = true;
+
+    KernelResult r = measure(StoppingRule.standard(1000));
+
+    assertThat(r.status()).isEqualTo(ResultStatus.CHECK_FAILED);
+    assertThat(r.mismatches().getFirst()).startsWith("after ").contains("launches: out[0]");
+    assertThat(r.mismatches().getLast()).endsWith("(the first launch's output passed)");
+  }
+
+  @Test
   void measure_deviceCallFailsWhileSampling_invalidWithoutBandwidth() {
     device.failAtCall = 6;
 

@@ -125,6 +125,9 @@ public final class Measurement {
   }
 
   private List<KernelResult> runCases(Plan plan, Progress progress, Continuation continuation) {
+    if (device.timesApartFromHost()) {
+      HostRehearsal.start(plan);
+    }
     HealthSensor health = device.healthSensor();
     if (!health.reads()) {
       return runCases(plan, progress, continuation, null, null, HealthSensor.NOT_WATCHING);

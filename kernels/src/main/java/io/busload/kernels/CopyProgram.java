@@ -72,6 +72,11 @@ public final class CopyProgram implements Program {
   }
 
   @Override
+  public java.util.Optional<DeviceFill> deviceFill(int buffer) {
+    return buffer == 0 ? java.util.Optional.of(DeviceFill.random(type, seed)) : java.util.Optional.empty();
+  }
+
+  @Override
   public List<Step> steps() {
     return steps;
   }

@@ -21,6 +21,14 @@ public interface Program {
    */
   void fill(int buffer, long first, MemorySegment chunk);
 
+  /**
+   * How a GPU may fill INPUT buffer {@code buffer} itself instead of {@link #fill} on the host: the same values,
+   * made by the fatbin's {@link DeviceFill#ENTRY_POINT}. Empty (the default) where only the host fills it.
+   */
+  default java.util.Optional<DeviceFill> deviceFill(int buffer) {
+    return java.util.Optional.empty();
+  }
+
   /** What one timed launch does, in order; usually one {@link Step.Kernel}. */
   List<Step> steps();
 

@@ -4,6 +4,7 @@ import io.busload.agent.cuda.cublas.Cublas;
 import io.busload.agent.device.Workload;
 import io.busload.kernels.Arg;
 import io.busload.kernels.Buffer;
+import io.busload.kernels.DeviceFill;
 import io.busload.kernels.Poison;
 import io.busload.kernels.Program;
 import io.busload.kernels.Step;
@@ -32,6 +33,10 @@ import jcuda.driver.JCudaDriver;
 final class CudaWorkload implements Workload {
   /** Host to device transfers in chunks of this many bytes (bounded pinned staging inside the driver). */
   private static final long CHUNK_BYTES = 64L << 20;
+  /** Blocks of 256 threads that fill an input on the device, each thread a word at a time across the buffer. */
+  private static final int FILL_BLOCKS = 4096;
+  /** Elements of a device-filled input compared with the host's generator. */
+  private static final int FILL_SAMPLES = 256;
 
   private final Program program;
   private final List<Buffer> buffers;
@@ -99,7 +104,7 @@ final class CudaWorkload implements Workload {
         MemorySegment segment = host.get(i);
         int index = i;
         switch (buffer.role()) {
-          case INPUT, INOUT -> upload(i, segment);
+          case INPUT, INOUT -> upload(i, segment, functions);
           case OUTPUT -> {
             if (buffer.memory().onHost()) {
               segment.fill(Poison.BYTE);
@@ -177,9 +182,19 @@ final class CudaWorkload implements Workload {
     }
   }
 
-  /** Fills buffer {@code index} on the host, in parallel parts of whole elements, and copies it up chunk by chunk. */
-  private void upload(int index, MemorySegment segment) {
+  /**
+   * Fills buffer {@code index}: on the GPU where the program says how ({@link Program#deviceFill}), then read into its
+   * host copy for the check; else on the host, in parallel parts of whole elements, and copied up chunk by chunk.
+   */
+  private void upload(int index, MemorySegment segment, Function<String, CUfunction> functions) {
     Buffer buffer = buffers.get(index);
+    var onDevice = program.deviceFill(index);
+    if (onDevice.isPresent() && buffer.memory() == Buffer.Memory.DEVICE) {
+      fillOnDevice(index, onDevice.get(), functions.apply(DeviceFill.ENTRY_POINT));
+      copyDown(index);
+      agreesWithHost(index, segment);
+      return;
+    }
     int size = buffer.type().bytes();
     long elements = buffer.elements();
     long parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors() * 4L, elements / 65536));
@@ -192,6 +207,36 @@ final class CudaWorkload implements Workload {
       return; // the filled host memory is the buffer
     }
     onOwner(buffer, () -> copyUp(index, segment));
+  }
+
+  private void fillOnDevice(int index, DeviceFill fill, CUfunction kernel) {
+    Buffer buffer = buffers.get(index);
+    Pointer parameters = Pointer.to(Pointer.to(pointers.get(index)), Pointer.to(new long[] {buffer.bytes()}),
+        Pointer.to(new long[] {fill.seed()}), Pointer.to(new int[] {fill.kind()}));
+    Cuda.check(JCudaDriver.cuLaunchKernel(kernel, FILL_BLOCKS, 1, 1, 256, 1, 1, 0, null, parameters, null),
+        "cuLaunchKernel", DeviceFill.ENTRY_POINT, buffer.name(), "bytes=" + buffer.bytes(), "kind=" + fill.kind());
+    Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "after " + DeviceFill.ENTRY_POINT, buffer.name());
+  }
+
+  /**
+   * Elements spread over the whole buffer, its first and last among them, compared with what {@link Program#fill}
+   * makes on the host: a device fill that differs from the host's generator fails the case, naming the element.
+   */
+  private void agreesWithHost(int index, MemorySegment segment) {
+    Buffer buffer = buffers.get(index);
+    int size = buffer.type().bytes();
+    long elements = buffer.elements();
+    try (Arena one = Arena.ofConfined()) {
+      MemorySegment expected = one.allocate(size, 16);
+      for (int k = 0; k <= FILL_SAMPLES && elements > 0; k++) {
+        long element = Math.min(elements - 1, elements / FILL_SAMPLES * k + k % 7);
+        program.fill(index, element, expected);
+        if (MemorySegment.mismatch(expected, 0, size, segment, element * size, (element + 1) * size) >= 0) {
+          throw new IllegalStateException(DeviceFill.ENTRY_POINT + " filled " + buffer.name() + "[" + element
+              + "] with other bytes than the host's generator (" + buffer.type() + ")");
+        }
+      }
+    }
   }
 
   private void copyUp(int index, MemorySegment segment) {

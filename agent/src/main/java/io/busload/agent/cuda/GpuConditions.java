@@ -26,13 +26,14 @@ final class GpuConditions {
     try {
       // Both at once: each nvidia-smi call pays the driver query's latency, and four of them a case would eat into
       // the suite's 90 s budget.
+      // On a virtual thread: the common pool is busy with the fills and checks beside it.
       var appsLater = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
         try {
           return run("nvidia-smi", QUERY_APPS, "--format=csv,noheader,nounits", "-i", gpu);
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
-      });
+      }, runnable -> Thread.ofVirtual().start(runnable));
       state = run("nvidia-smi", QUERY_GPU, "--format=csv,noheader,nounits", "-i", gpu);
       try {
         apps = appsLater.join();

@@ -60,8 +60,11 @@ public final class EventBusTls {
   private static <T> T read(Vertx vertx, String name, Class<T> type) {
     Object bus = vertx.eventBus();
     if (!bus.getClass().getName().equals(EVENT_BUS_CLASS)) {
-      throw new IllegalStateException("the event bus is " + bus.getClass().getName() + ", not " + EVENT_BUS_CLASS
-          + ": only a clustered Vert.x has an event-bus server and client whose certificates can be renewed");
+      throw new IllegalStateException(VertxInternals.clusterManager(vertx).isPresent()
+          ? "Vert.x changed: the event bus of a clustered Vert.x is " + bus.getClass().getName() + ", not "
+              + EVENT_BUS_CLASS + "; EventBusTls must follow where its server and client went"
+          : "the event bus is " + bus.getClass().getName() + ", not " + EVENT_BUS_CLASS + ": only a clustered "
+              + "Vert.x has an event-bus server and client whose certificates can be renewed");
     }
     Object value;
     try {

@@ -73,8 +73,14 @@ class EventBusTlsTest {
   }
 
   @Test
-  void clusteredEventBus_ofThisVertx_hasItsServerAndClientFields() throws Exception {
-    Class<?> bus = Class.forName(EventBusTls.EVENT_BUS_CLASS);
+  void clusteredEventBus_ofThisVertx_hasItsServerAndClientFields() {
+    Class<?> bus;
+    try {
+      bus = Class.forName(EventBusTls.EVENT_BUS_CLASS);
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError("Vert.x changed: " + EventBusTls.EVENT_BUS_CLASS + " is gone; EventBusTls must follow "
+          + "where the clustered event bus went", e);
+    }
 
     // Each throws, saying what Vert.x changed, when the field is gone or holds something else.
     assertThat(EventBusTls.field(bus, EventBusTls.SERVER_FIELD, NetServer.class).getName()).isEqualTo("server");

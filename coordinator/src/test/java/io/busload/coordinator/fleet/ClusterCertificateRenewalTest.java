@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,7 +101,7 @@ class ClusterCertificateRenewalTest {
       assertThat(renewed).isZero();
       assertThat(Http.json(http.get("/api/sweeps/" + sweep)).get("state").asText()).as("the sweep, at renewal")
           .isIn("QUEUED", "RUNNING");
-      Set<BigInteger> renewedSerials = new java.util.HashSet<>();
+      Set<BigInteger> renewedSerials = new HashSet<>();
       for (Map.Entry<String, Path> member : members.entrySet()) {
         renewedSerials.add(FleetTls.inDirectory(member.getValue()).load(member.getKey()).certificate()
             .getSerialNumber());

@@ -74,8 +74,8 @@ final class CertificateWatch {
 
   /**
    * Reloads renewed certificates into the bridge (null when this coordinator serves none) and the listening REST
-   * server, without dropping connected agents. The event bus of a cluster member reads its certificates when it
-   * starts only.
+   * server, without dropping connected agents. The event bus takes them on its own, as every TLS cluster member's
+   * does ({@code Cluster.start}).
    */
   void reload(AgentBridge bridge, HttpServer server) {
     FleetTls tls = settings.cluster().tls();

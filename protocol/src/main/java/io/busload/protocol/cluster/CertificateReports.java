@@ -13,24 +13,49 @@ import java.util.List;
 /**
  * A TLS cluster member saying which certificates its event bus runs on ({@link MemberCertificates}), so that the
  * coordinators warn of their expiry: at join, again shortly after (a coordinator that joined meanwhile hears it), then
- * every hour. Coordinators watch their own certificates and do not report.
+ * every hour, and at once when renewed certificates were taken. Coordinators watch their own certificates and do not
+ * report.
  */
 final class CertificateReports {
   static final Duration AGAIN_AFTER = Duration.ofSeconds(15);
   static final Duration EVERY = Duration.ofHours(1);
 
-  private CertificateReports() {}
+  private final Vertx vertx;
+  private final ClusterSettings settings;
+  private volatile MemberCertificates report;
 
-  static void start(Vertx vertx, ClusterSettings settings, FleetTls.Loaded tls) {
-    if (ClusterSettings.COORDINATOR.equals(settings.role())) {
-      return;
+  private CertificateReports(Vertx vertx, ClusterSettings settings, MemberCertificates report) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.report = report;
+  }
+
+  static CertificateReports start(Vertx vertx, ClusterSettings settings, FleetTls.Loaded tls) {
+    CertificateReports reports = new CertificateReports(vertx, settings, report(settings, tls));
+    if (reports.reporting()) {
+      reports.publish();
+      vertx.setTimer(AGAIN_AFTER.toMillis(), id -> reports.publish());
+      vertx.setPeriodic(EVERY.toMillis(), id -> reports.publish());
     }
-    MemberCertificates report = report(settings, tls);
-    Runnable publish = () -> vertx.eventBus().publish(Addresses.MEMBER_CERTIFICATES, new MemberCertificates(
-        report.schemaVersion(), report.role(), report.member(), report.certificates(), Instant.now()));
-    publish.run();
-    vertx.setTimer(AGAIN_AFTER.toMillis(), id -> publish.run());
-    vertx.setPeriodic(EVERY.toMillis(), id -> publish.run());
+    return reports;
+  }
+
+  /** The event bus took renewed certificates: they are what this member reports from now on, starting now. */
+  void renewed(FleetTls.Loaded tls) {
+    report = report(settings, tls);
+    if (reporting()) {
+      publish();
+    }
+  }
+
+  private boolean reporting() {
+    return !ClusterSettings.COORDINATOR.equals(settings.role());
+  }
+
+  private void publish() {
+    MemberCertificates now = report;
+    vertx.eventBus().publish(Addresses.MEMBER_CERTIFICATES, new MemberCertificates(now.schemaVersion(), now.role(),
+        now.member(), now.certificates(), Instant.now()));
   }
 
   static MemberCertificates report(ClusterSettings settings, FleetTls.Loaded tls) {

@@ -6,6 +6,7 @@ import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import io.busload.protocol.Codecs;
+import io.busload.protocol.compat.vertx.EventBusTls;
 import io.busload.protocol.compat.vertx.VertxInternals;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -21,6 +22,8 @@ import org.slf4j.LoggerFactory;
 /** Starts a clustered Vert.x with the fleet's Hazelcast settings and every codec registered. */
 public final class Cluster {
   private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+  /** How often a TLS member's certificate files are checked for renewal. */
+  static final java.time.Duration TLS_RELOAD_EVERY = java.time.Duration.ofSeconds(5);
 
   private Cluster() {}
 
@@ -58,10 +61,29 @@ public final class Cluster {
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered().map(Codecs::register)
         .map(vertx -> {
           if (loaded != null) {
-            CertificateReports.start(vertx, settings, loaded);
+            CertificateReports reports = CertificateReports.start(vertx, settings, loaded);
+            reloadEventBusTls(vertx, settings, reports);
           }
           return vertx;
         });
+  }
+
+  /**
+   * Renewed certificate files ({@code ./busload certs renew}, copied to this host) reach the event bus of a running
+   * member: new connections, to it and from it, handshake with them; open connections are kept, so the member stays
+   * in the fleet. Files that do not load are logged and the certificates in use kept ({@link TlsReload}).
+   */
+  private static void reloadEventBusTls(Vertx vertx, ClusterSettings settings, CertificateReports reports) {
+    TlsReload.watch(vertx, settings.tls(), settings.role(), TLS_RELOAD_EVERY, renewed ->
+        EventBusTls.update(vertx, renewed.eventBusServerSsl(), renewed.eventBusClientSsl())
+            .onSuccess(v -> {
+              LOG.info("event bus on {}: new connections use the renewed certificate {} (valid until {})",
+                  settings.host(), renewed.certificate().getSubjectX500Principal(),
+                  renewed.certificate().getNotAfter().toInstant());
+              reports.renewed(renewed);
+            })
+            .onFailure(e -> LOG.error("event bus on {}: the renewed certificates were not taken, the ones in use are "
+                + "kept until this member restarts: {}", settings.host(), e.toString())));
   }
 
   /**

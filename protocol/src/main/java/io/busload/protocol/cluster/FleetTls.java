@@ -161,11 +161,6 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
     }
 
     /**
-     * TLS on, with the bytes that were checked (not the paths, which could change in between); every peer must
-     * present a certificate that chains to a CA in the trust store, in both directions. Vert.x's event-bus
-     * client does not check host names, so what a certificate proves is its chain, hence its role, not its host.
-     */
-    /**
      * HTTPS for the coordinator's REST API with this member's key and certificate. Clients are not asked for a
      * certificate (scripts and dashboards authenticate with API tokens); they check the server's chain and host.
      */
@@ -224,12 +219,41 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
           .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password));
     }
 
+    /**
+     * TLS on, with the bytes that were checked (not the paths, which could change in between); every peer must
+     * present a certificate that chains to a CA in the trust store, in both directions. Vert.x's event-bus
+     * client does not check host names, so what a certificate proves is its chain, hence its role, not its host.
+     */
     public EventBusOptions apply(EventBusOptions options) {
       return options.setSsl(true)
           .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
           .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
           .setTrustAll(false)
           .setClientAuth(ClientAuth.REQUIRED);
+    }
+
+    /**
+     * What {@link #apply} sets for the event bus's server, as options a running server takes: members that connect
+     * next must present a certificate chained to this trust store, as at start.
+     */
+    public io.vertx.core.net.ServerSSLOptions eventBusServerSsl() {
+      return new io.vertx.core.net.ServerSSLOptions()
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setClientAuth(ClientAuth.REQUIRED);
+    }
+
+    /**
+     * What {@link #apply} sets for the event bus's client, as options a running client takes. No host name is
+     * checked, as Vert.x's clustered event bus checks none at start (members are reached at the addresses they
+     * announce, which no certificate names).
+     */
+    public io.vertx.core.net.ClientSSLOptions eventBusClientSsl() {
+      return new io.vertx.core.net.ClientSSLOptions()
+          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
+          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setTrustAll(false)
+          .setHostnameVerificationAlgorithm("");
     }
   }
 

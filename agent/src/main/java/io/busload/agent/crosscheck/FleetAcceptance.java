@@ -139,8 +139,9 @@ public final class FleetAcceptance implements Callable<Integer> {
       + " agent bridge are copied into summary.txt as evidence of the transport")
   List<Path> logs = new ArrayList<>();
 
-  @Option(names = "--transport", defaultValue = "default", description = "How the agent reaches the coordinator, as"
-      + " summary.txt names it (default: ${DEFAULT-VALUE})")
+  @Option(names = "--transport", defaultValue = "default", description = "How the agent reaches the coordinator"
+      + " (default, bridge or cluster; with TLS or not), as summary.txt's fleet line names it (default:"
+      + " ${DEFAULT-VALUE})")
   String transport;
 
   private final Clock clock;
@@ -209,7 +210,7 @@ public final class FleetAcceptance implements Callable<Integer> {
       summary.raw(line);
     }
     String joined = String.join(",", devices);
-    summary.say("fleet up (" + transport + ", TLS): device " + joined + " online");
+    summary.say("fleet up (" + transport + "): device " + joined + " online");
 
     ObjectNode sweep = JsonCodec.MAPPER.createObjectNode().put("suite", suite);
     devices.forEach(sweep.putArray("devices")::add);

@@ -75,8 +75,8 @@ public final class FleetAcceptance implements Callable<Integer> {
       + " a folder from ./busload certs whose trust.p12 holds the coordinator CA (default: $BUSLOAD_TLS_DIR)")
   Path tlsDir;
 
-  @Option(names = "--token-file", paramLabel = "FILE",
-      description = "A file holding an API token with the sweep scope (default: $BUSLOAD_API_TOKEN_FILE)")
+  @Option(names = "--token-file", paramLabel = "FILE", description = "A file holding an API token with the sweep"
+      + " scope, read once the device is online (default: $BUSLOAD_API_TOKEN_FILE)")
   Path tokenFile;
 
   @Option(names = "--suite", defaultValue = "coalescing", description = "The suite of both sweeps, as the standalone"
@@ -176,9 +176,12 @@ public final class FleetAcceptance implements Callable<Integer> {
       if (scheduleDelay < 0 || deadline < 1 || onlineWait < 1) {
         throw new IllegalArgumentException("--schedule-delay, --deadline, --online-wait: seconds, at least 0, 1 and 1");
       }
+      String tokenEnv = System.getenv("BUSLOAD_API_TOKEN_FILE");
+      if (tokenFile == null && (tokenEnv == null || tokenEnv.isBlank())) {
+        throw new IllegalArgumentException("--token-file: missing, and BUSLOAD_API_TOKEN_FILE is not set");
+      }
       base = CoordinatorApi.base(coordinator);
       SSLContext trust = CoordinatorApi.trust(tlsDir, base);
-      token = ApiTokenFile.read(tokenFile, "--token-file: missing, and BUSLOAD_API_TOKEN_FILE is not set");
       standaloneCsv = Files.readString(standalone);
       HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
       if (trust != null) {
@@ -204,6 +207,13 @@ public final class FleetAcceptance implements Callable<Integer> {
   private int accept(Instant start, String standaloneCsv) throws IOException, InterruptedException {
     List<String> devices = awaitDevices();
     if (devices.isEmpty()) {
+      return 1;
+    }
+    try {
+      // Read once the fleet is up: the coordinator writes its first token file when it starts.
+      token = ApiTokenFile.read(tokenFile, "--token-file: missing, and BUSLOAD_API_TOKEN_FILE is not set");
+    } catch (IllegalArgumentException e) {
+      summary.say("no API token: " + e.getMessage());
       return 1;
     }
     for (String line : evidence(logs)) {
@@ -575,9 +585,10 @@ public final class FleetAcceptance implements Callable<Integer> {
     }
   }
 
+  /** A request to the API; with the token once it is read (reads need none, writes do). */
   private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(base.resolve(path)).timeout(REQUEST_TIMEOUT)
-        .header("Authorization", "Bearer " + token);
+    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(REQUEST_TIMEOUT);
+    return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
   private void write(String name, String text) {

@@ -199,6 +199,11 @@ public final class FleetAcceptance implements Callable<Integer> {
     summary = new Summary(out.resolve("summary.txt"), start, clock, spec.commandLine().getOut());
     try {
       return accept(start, standaloneCsv);
+    } catch (IOException | UncheckedIOException e) {
+      // The coordinator went away or answered an export with an error, or a file could not be written: what was
+      // written so far stays, and the summary's last line says where it stopped.
+      summary.say("stopped: " + e.getMessage());
+      return 1;
     } finally {
       http.close();
     }

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
 
 /**
- * Where the commands that speak to the coordinator's REST API ({@code push}, {@code token}) find it and which CA they
- * trust for it, read one way so that {@code --coordinator} and {@code --tls-dir} mean the same in each and refuse the
- * same mistakes with the same words. A refusal is an {@link IllegalArgumentException} whose message names the
- * option; the command turns it into its usage error.
+ * Where the commands that speak to the coordinator's REST API ({@code push}, {@code token}, the fleet's acceptance in
+ * {@code crosscheck}) find it and which CA they trust for it, read one way so that {@code --coordinator} and {@code
+ * --tls-dir} mean the same in each and refuse the same mistakes with the same words. A refusal is an {@link
+ * IllegalArgumentException} whose message names the option; the command turns it into its usage error.
  */
 public final class CoordinatorApi {
   private CoordinatorApi() {}

@@ -36,8 +36,8 @@ class FleetAcceptanceTest {
 
   @Test
   void chooseDevices_oneNamedBySuffix_onlyThatOneOnline() throws IOException {
-    JsonNode devices = json("[{\"id\":\"gpu/cuda:1\",\"state\":\"ONLINE\"},{\"id\":\"gpu/cuda:0\",\"state\":\"OFFLINE\"},"
-        + "{\"id\":\"gpu/cpu\"}]");
+    JsonNode devices = json("[{\"id\":\"gpu/cuda:1\",\"state\":\"ONLINE\"},"
+        + "{\"id\":\"gpu/cuda:0\",\"state\":\"OFFLINE\"},{\"id\":\"gpu/cpu\"}]");
 
     assertThat(FleetAcceptance.chooseDevices(devices, "cuda:1", 1)).containsExactly("gpu/cuda:1");
     assertThat(FleetAcceptance.chooseDevices(devices, "cuda:0", 1)).as("offline").isEmpty();

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * The REST API token a command sends, read from a file (its option, else {@code BUSLOAD_API_TOKEN_FILE}): the token is
  * never echoed, so it stays out of messages and the process list.
  */
-final class ApiTokenFile {
+public final class ApiTokenFile {
   private ApiTokenFile() {}
 
   /**
@@ -18,7 +18,7 @@ final class ApiTokenFile {
    * @throws IllegalArgumentException saying what is wrong ({@code whenMissing} when no file is named), for the
    *     command's usage error
    */
-  static String read(Path option, String whenMissing) {
+  public static String read(Path option, String whenMissing) {
     Path file = option;
     String env = System.getenv("BUSLOAD_API_TOKEN_FILE");
     if (file == null && env != null && !env.isBlank()) {

@@ -6,16 +6,16 @@ import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
 
 /**
- * Where the commands that speak to the coordinator's REST API ({@code push}, {@code token}) find it and which CA they
- * trust for it, read one way so that {@code --coordinator} and {@code --tls-dir} mean the same in each and refuse the
- * same mistakes with the same words. A refusal is an {@link IllegalArgumentException} whose message names the
- * option; the command turns it into its usage error.
+ * Where the commands that speak to the coordinator's REST API ({@code push}, {@code token}, the fleet's acceptance in
+ * {@code crosscheck}) find it and which CA they trust for it, read one way so that {@code --coordinator} and {@code
+ * --tls-dir} mean the same in each and refuse the same mistakes with the same words. A refusal is an {@link
+ * IllegalArgumentException} whose message names the option; the command turns it into its usage error.
  */
-final class CoordinatorApi {
+public final class CoordinatorApi {
   private CoordinatorApi() {}
 
   /** {@code given} as the API's base URL, ending in {@code /} so that paths resolve below it. */
-  static URI base(String given) {
+  public static URI base(String given) {
     URI uri;
     try {
       uri = URI.create(given.strip());
@@ -34,7 +34,7 @@ final class CoordinatorApi {
    * The coordinator CA of {@code tlsDir}'s trust store (else of {@code $BUSLOAD_TLS_DIR}) for an https {@code base};
    * null, the JDK's CAs, where neither is given or the coordinator is plain http.
    */
-  static SSLContext trust(Path tlsDir, URI base) {
+  public static SSLContext trust(Path tlsDir, URI base) {
     Path dir = tlsDir;
     String env = System.getenv("BUSLOAD_TLS_DIR");
     if (dir == null && env != null && !env.isBlank()) {

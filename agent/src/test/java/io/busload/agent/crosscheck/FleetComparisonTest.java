@@ -66,6 +66,25 @@ class FleetComparisonTest {
   }
 
   @Test
+  void compare_looserTolerance_holdsWhatOnePercentRefusesAndSaysWhichTolerance() {
+    String fleet = CsvPrinter.HEADER + "\r\n" + row("f1", "memcpy-d2d", "size=64", true, "1.040E-4")
+        + row("f2", "stride-copy-fp32", "size=64;stride=2", true, "1.930E-4")
+        + row("f3", "matmul-cublas", "size=8", false, "0.0");
+
+    FleetComparison.Report strict = FleetComparison.compare(STANDALONE, fleet);
+    FleetComparison.Report loose = FleetComparison.compare(STANDALONE, fleet, 0.05);
+
+    assertThat(strict.ok()).isFalse();
+    assertThat(loose.ok()).isTrue();
+    StringWriter text = new StringWriter();
+    FleetComparison.print(loose, new PrintWriter(text));
+    assertThat(text.toString()).startsWith("| kernel | params | standalone us | fleet us | fleet / standalone |"
+        + " within 5% |").contains("2 of 2 compared kernels within 5% (largest difference 4.00%)");
+    assertThatThrownBy(() -> FleetComparison.compare(STANDALONE, fleet, -0.01))
+        .hasMessageContaining("tolerance: a fraction of at least 0");
+  }
+
+  @Test
   void compare_emptyFleetExport_namesIt() {
     assertThatThrownBy(() -> FleetComparison.compare(STANDALONE, ""))
         .hasMessageContaining("fleet CSV has no results");

@@ -30,8 +30,22 @@ import java.util.stream.LongStream;
  * <p>One per device, used by its worker thread only; at most {@link #keptBytes} stay kept between cases.
  */
 final class HostStaging implements AutoCloseable {
-  /** Kept between cases: more than the host copies of any one case of the default suites, checked copies included. */
-  static final long DEFAULT_KEPT_BYTES = 8L << 30;
+  /**
+   * Kept between cases: an eighth of the host's memory, from 4 to 16 GiB. More than the host copies of any one case of
+   * the default suites (checked copies included), and enough on a GPU host to keep most sizes of a suite, so that a
+   * case seldom allocates and pins anew.
+   */
+  static final long DEFAULT_KEPT_BYTES = Math.clamp(hostMemoryBytes() / 8, 4L << 30, 16L << 30);
+
+  /** The host's memory from /proc/meminfo ({@code MemTotal}); 0 where it cannot be read (then 4 GiB are kept). */
+  static long hostMemoryBytes() {
+    try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/meminfo"))) {
+      return lines.filter(l -> l.startsWith("MemTotal:")).findFirst()
+          .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).orElse(0L);
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+  }
 
   /** Page-locks host memory for the copy engines, and releases it before the memory is freed. */
   interface Pinning {

@@ -53,6 +53,16 @@ class HostStagingTest {
   }
 
   @Test
+  void defaultKeptBytes_anEighthOfTheHostsMemory_from4To16GiB() {
+    long memory = HostStaging.hostMemoryBytes();
+    long jvmSays = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getTotalMemorySize();
+    assertThat(memory).as("MemTotal of /proc/meminfo: at least what the JVM sees (a container may see less)")
+        .isGreaterThanOrEqualTo(jvmSays).isPositive();
+    assertThat(HostStaging.DEFAULT_KEPT_BYTES).isEqualTo(Math.clamp(memory / 8, 4L << 30, 16L << 30));
+  }
+
+  @Test
   void give_overTheLimit_freesTheSmallestFirst() {
     try (HostStaging staging = new HostStaging(100 << 10, HostStaging.Pinning.NONE)) {
       MemorySegment a = staging.take(40 << 10);

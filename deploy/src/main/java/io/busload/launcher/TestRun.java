@@ -62,13 +62,30 @@ public final class TestRun {
 
   public static void main(String[] args) throws Exception {
     int split = Arrays.asList(args).indexOf("--");
-    if (args.length < 5 || split < 5 || !args[2].matches("[1-9]\\d*") || !args[3].matches("[01]")) {
+    if (args.length < 5 || split < 5 || !args[3].matches("[01]")) {
       System.err.println("usage: TestRun ROOT MARKER AT_ONCE FULL MVN [MAVEN_OPTION...] -- [USER_OPTION...]");
       System.exit(2);
     }
+    int atOnce;
+    try {
+      atOnce = atOnce(args[2]);
+    } catch (IllegalArgumentException e) {
+      System.err.println("busload: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     List<String> all = Arrays.asList(args);
-    System.exit(run(Path.of(args[0]), Files.getLastModifiedTime(Path.of(args[1])), Integer.parseInt(args[2]),
-        args[3].equals("1"), all.subList(4, split), all.subList(split + 1, args.length), System.err));
+    System.exit(run(Path.of(args[0]), Files.getLastModifiedTime(Path.of(args[1])), atOnce, args[3].equals("1"),
+        all.subList(4, split), all.subList(split + 1, args.length), System.err));
+  }
+
+  /** How many modules at a time, from {@code BUSLOAD_TEST_THREADS} as the launcher passes it. */
+  static int atOnce(String value) {
+    if (!value.matches("[1-9]\\d{0,2}")) {
+      throw new IllegalArgumentException("BUSLOAD_TEST_THREADS must be a whole number from 1 to 999 (modules at a "
+          + "time), not '" + value + "'");
+    }
+    return Integer.parseInt(value);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.busload.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -126,6 +127,16 @@ class TestRunTest {
     assertThat(exit).isZero();
     assertThat(printed.toString(StandardCharsets.UTF_8)).contains(
         "busload: full tests (with the fault, TLS-fault, split-brain and container tests) passed in 0 min ");
+  }
+
+  @Test
+  void atOnce_notAWholeNumberFromOne_refusedNamingTheVariable() {
+    assertThat(TestRun.atOnce("3")).isEqualTo(3);
+    for (String bad : List.of("0", "two", "-1", "", "1.5")) {
+      assertThatThrownBy(() -> TestRun.atOnce(bad)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("BUSLOAD_TEST_THREADS must be a whole number from 1 to 999 (modules at a time), not '" + bad
+              + "'");
+    }
   }
 
   /** The most module runs that were started and not yet ended at any point of the events. */

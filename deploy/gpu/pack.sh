@@ -10,6 +10,8 @@ rm -rf "$CARRY/agent" && mkdir -p "$CARRY/agent/lib"
 ./busload mvn -q -pl agent dependency:copy-dependencies -DincludeScope=runtime \
   -DoutputDirectory="$CARRY/agent/lib" >/dev/null
 cp agent/target/busload-agent-*.jar "$CARRY/agent/agent.jar"
+# JCuda's natives jar holds the PTX compiler's binding (24 MB unpacked, 9 MB of the jar), which Busload never loads.
+if command -v zip >/dev/null; then zip -q -d "$CARRY"/agent/lib/jcuda-natives-*.jar 'lib/libJNvPTXCompiler*' || true; fi
 # The device tool carries 64 MiB at most. `./busload run` never joins a cluster, so Hazelcast (16 MB) and
 # Jackson 3 (pulled in by Hazelcast) stay behind unless BUSLOAD_CARRY=cluster asks for agent mode there.
 if [[ "${BUSLOAD_CARRY:-standalone}" == standalone ]]; then

@@ -41,13 +41,16 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>A cron fires on a whole minute. So that the test waits seconds rather than up to a minute, the coordinator and
  * the acceptance read one clock that runs at the real rate, set forward (never back) to 50 s past a minute just
  * before each acceptance starts, while no run is active: the schedule, made a few seconds later, fires at the next
- * whole minute. A CPU's medians vary between two runs on a shared machine far more than a GPU's, so the comparison that
- * passes is given a tolerance of 1000%: what it checks is the fleet's bookkeeping (every case once, none lost or
- * duplicated); the 1% of a GPU is FleetComparisonTest's.
+ * whole minute. A CPU's medians vary between two runs on a shared machine far more than a GPU's (one differed 27 times over
+ * while other modules' tests ran beside it), so the comparison that passes is given a tolerance no median misses:
+ * what it checks is the fleet's bookkeeping (every case once, none lost or duplicated); the 1% of a GPU is
+ * FleetComparisonTest's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FleetAcceptanceOnCpuTest {
   private static final String ELEMENTS = "elements=4096";
+  /** A tolerance (a fraction) no CPU median misses. */
+  private static final String ANY_MEDIAN = "1000000";
   private static final String LABEL = "lent-gpu";
 
   @TempDir static Path dir;
@@ -95,7 +98,7 @@ class FleetAcceptanceOnCpuTest {
     long storedBefore = new Http(coordinator.httpPort()).get("/api/results?format=csv&limit=100000").body().lines()
         .count() - 1;
 
-    Accepted accepted = accept(out, standalone, "10", "--device", "cpu");
+    Accepted accepted = accept(out, standalone, ANY_MEDIAN, "--device", "cpu");
 
     String summary = Files.readString(out.resolve("summary.txt"));
     assertThat(accepted.exit()).as(summary).isZero();
@@ -108,7 +111,7 @@ class FleetAcceptanceOnCpuTest {
         .containsPattern("sweep cron \\S+ exported: " + cases + " CSV rows")
         .contains("results stored in all: " + (storedBefore + 2 * cases) + ";")
         .contains("rest sweep vs standalone on cpu (exit 0): " + cases + " of " + cases + " compared kernels within"
-            + " 1000%")
+            + " 100000000%")
         .contains("cron sweep vs standalone on cpu (exit 0): " + cases + " of " + cases)
         .contains(cases + " standalone cases, " + cases + " fleet results, 0 lost, 0 duplicated")
         .containsPattern("done in \\d+ s");
@@ -141,7 +144,8 @@ class FleetAcceptanceOnCpuTest {
     lines.set(1, String.join(",", doctored));
     Path standalone = Files.writeString(dir.resolve("doctored.csv"), String.join("\r\n", lines) + "\r\n");
 
-    Accepted accepted = accept(out, standalone, "10", "--device", "all", "--devices", "1", "--label", LABEL);
+    // 10,000%: the median divided by 1000 lies 99,900% off; the CPU's own spread stayed under 3,000%.
+    Accepted accepted = accept(out, standalone, "100", "--device", "all", "--devices", "1", "--label", LABEL);
 
     String summary = Files.readString(out.resolve("summary.txt"));
     assertThat(accepted.exit()).as(summary).isEqualTo(1);
@@ -149,7 +153,7 @@ class FleetAcceptanceOnCpuTest {
     assertThat(schedule.get("target").get("kind").asText()).isEqualToIgnoringCase("label");
     assertThat(schedule.get("target").get("value").asText()).isEqualTo(LABEL);
     assertThat(summary).contains("scheduled sweep").doesNotContain("scheduled sweep none")
-        .containsPattern("rest sweep vs standalone on cpu \\(exit 1\\): \\d+ of \\d+ compared kernels within 1000% .*,"
+        .containsPattern("rest sweep vs standalone on cpu \\(exit 1\\): \\d+ of \\d+ compared kernels within 10000% .*,"
             + " 0 lost, 1 duplicated");
     assertThat(out.resolve("comparison-rest.md")).as("with --device all, one file a device").doesNotExist();
     assertThat(out.resolve("comparison-cron-cpu.md")).exists();

@@ -1,7 +1,6 @@
 package io.busload.launcher;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -21,19 +20,30 @@ import org.w3c.dom.NodeList;
  * The end of {@code ./busload test}: the tests that the JUnit engines reported skipped in this run, grouped by
  * reason, so that a skip is never silent; then whether the run passed and how long it took.
  *
- * <p>Only the JDK is used, as in {@link TestRun}, which runs from source and prints this at the end of every run,
- * a failed build included.
+ * <p>Only the JDK is used, so that the launcher can run this file as it is ({@code java TestReport.java}) even when the
+ * build it reports on failed before making a jar. Its arguments are positional for the same reason: it is called by
+ * the launcher only.
+ *
+ * <p>Usage: {@code TestReport ROOT MARKER EXIT WHAT}: the repository, a file made when the run started (reports newer
+ * than it are this run's), Maven's exit status, and the words for what ran ("tests").
  */
 public final class TestReport {
   private TestReport() {}
 
-  /** The skipped tests of this run (reports written after {@code since}), then whether it passed and how long it took. */
-  static void print(Path root, FileTime since, int exit, String what, PrintStream out) throws Exception {
+  public static void main(String[] args) throws Exception {
+    if (args.length != 4 || !args[2].matches("\\d+")) {
+      System.err.println("usage: TestReport ROOT MARKER EXIT WHAT");
+      System.exit(2);
+    }
+    Path root = Path.of(args[0]);
+    FileTime since = Files.getLastModifiedTime(Path.of(args[1]));
+    int exit = Integer.parseInt(args[2]);
     for (String line : skipped(reports(root, since))) {
-      out.println("busload: " + line);
+      System.err.println("busload: " + line);
     }
     Duration took = Duration.between(since.toInstant(), Instant.now());
-    out.println("busload: " + what + (exit == 0 ? " passed in " : " FAILED after ") + TestRun.minutes(took));
+    String time = took.toMinutes() + " min " + took.toSecondsPart() + " s";
+    System.err.println("busload: " + args[3] + (exit == 0 ? " passed in " : " FAILED after ") + time);
   }
 
   /** Surefire's and Failsafe's XML reports under {@code root} written after {@code since}. */

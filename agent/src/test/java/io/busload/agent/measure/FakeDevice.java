@@ -158,7 +158,9 @@ final class FakeDevice implements Device {
             MemorySegment copy = java.lang.foreign.Arena.ofAuto().allocate(now.get(i).byteSize(), 64);
             copy.copyFrom(now.get(i));
             if (wrongAfterFirstLaunch) {
-              copy.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) (copy.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) ^ 1));
+              byte first = copy.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
+              copy.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) (first ^ 1)); // one bit off, as a late fault
+
             }
             now.set(i, copy);
           }

@@ -18,6 +18,24 @@ public final class NativeCalls {
     return linker.downcallHandle(symbol, descriptor);
   }
 
+  /** One downcall returning a library's status code, as {@code (int) handle.invokeExact(...)} written in a lambda. */
+  @FunctionalInterface
+  public interface StatusCall {
+    int invoke() throws Throwable;
+  }
+
+  /**
+   * The status {@code call} returns; what it throws, unwrapped by {@link #rethrow}. {@code invokeExact} declares
+   * Throwable, so without this each call site would carry its own try and catch.
+   */
+  public static int status(StatusCall call) {
+    try {
+      return call.invoke();
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
   /** A {@code MethodHandle.invokeExact} throwable as an unchecked one to throw; errors are thrown as they are. */
   public static RuntimeException rethrow(Throwable t) {
     if (t instanceof RuntimeException e) {

@@ -108,16 +108,10 @@ public final class Nvml {
     eventSetFree = optional(linker, symbols, "nvmlEventSetFree", FunctionDescriptor.of(INT, POINTER));
     MethodHandle driverVersion = downcall(linker, symbols, "nvmlSystemGetDriverVersion",
         FunctionDescriptor.of(INT, POINTER, INT));
-    check(invoke(init), "nvmlInit_v2");
+    check(NativeCalls.status(() -> (int) init.invokeExact()), "nvmlInit_v2");
     try (Arena call = Arena.ofConfined()) {
       MemorySegment text = call.allocate(96);
-      int status;
-      try {
-        status = (int) driverVersion.invokeExact(text, 96);
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
-      check(status, "nvmlSystemGetDriverVersion");
+      check(NativeCalls.status(() -> (int) driverVersion.invokeExact(text, 96)), "nvmlSystemGetDriverVersion");
       version = text.getString(0);
     }
   }
@@ -250,12 +244,7 @@ public final class Nvml {
       return Optional.empty();
     }
     try (Arena call = Arena.ofConfined()) {
-      MemorySegment slot = call.allocate(POINTER);
-      int status = (int) handleByUuid.invokeExact(call.allocateFrom(uuid), slot);
-      if (status != 0) {
-        throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
-      }
-      MemorySegment device = slot.get(POINTER, 0);
+      MemorySegment device = handle(uuid, call);
       MemorySegment value = call.allocate(INT);
       MemorySegment pci = call.allocate(PCI_INFO_BYTES);
       int links = 0;
@@ -263,7 +252,7 @@ public final class Nvml {
       int toSwitches = 0;
       Map<String, Integer> toGpus = new java.util.TreeMap<>();
       for (int link = 0; link < MAX_LINKS; link++) {
-        status = (int) nvlinkState.invokeExact(device, link, value);
+        int status = (int) nvlinkState.invokeExact(device, link, value);
         if (status == ERROR_NOT_SUPPORTED && link == 0) {
           return Optional.of(NvLinks.NONE);
         }
@@ -312,17 +301,7 @@ public final class Nvml {
   /** The sensor of one GPU; {@link NvmlUnavailableException} when NVML does not know the UUID. */
   ClockSensor sensorOf(String uuid) {
     Arena arena = Arena.ofAuto(); // lives while the sensor refers to its segments
-    MemorySegment slot = arena.allocate(POINTER);
-    int status;
-    try {
-      status = (int) handleByUuid.invokeExact(arena.allocateFrom(uuid), slot);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-    if (status != 0) {
-      throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
-    }
-    return new Sensor(slot.get(POINTER, 0), arena.allocate(INT), arena.allocate(LONG), "NVML, driver " + version);
+    return new Sensor(handle(uuid, arena), arena);
   }
 
   /**
@@ -335,18 +314,7 @@ public final class Nvml {
           + " nvmlDeviceGetPowerUsage");
     }
     Arena arena = Arena.ofAuto(); // lives while the sensor refers to its segments
-    MemorySegment slot = arena.allocate(POINTER);
-    int status;
-    try {
-      status = (int) handleByUuid.invokeExact(arena.allocateFrom(uuid), slot);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-    if (status != 0) {
-      throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
-    }
-    EnergyReader reader = new EnergyReader(slot.get(POINTER, 0), arena.allocate(LONG), arena.allocate(INT),
-        fieldValues == null ? null : arena.allocate(FIELD_VALUE_BYTES, 8), "NVML, driver " + version);
+    EnergyReader reader = new EnergyReader(handle(uuid, arena), arena);
     try {
       reader.totalMillijoules();
       reader.powerMilliwatts();
@@ -363,15 +331,12 @@ public final class Nvml {
     private final MemorySegment milliwatts;
     /** One {@code nvmlFieldValue_t}; null once the instantaneous field has failed, and the average is read. */
     private MemorySegment field;
-    private final String note;
 
-    EnergyReader(MemorySegment device, MemorySegment millijoules, MemorySegment milliwatts, MemorySegment field,
-        String note) {
+    EnergyReader(MemorySegment device, Arena arena) {
       this.device = device;
-      this.millijoules = millijoules;
-      this.milliwatts = milliwatts;
-      this.field = field;
-      this.note = note;
+      millijoules = arena.allocate(LONG);
+      milliwatts = arena.allocate(INT);
+      field = fieldValues == null ? null : arena.allocate(FIELD_VALUE_BYTES, 8);
     }
 
     @Override
@@ -381,18 +346,13 @@ public final class Nvml {
 
     @Override
     public String note() {
-      return note;
+      return source();
     }
 
     @Override
     public long totalMillijoules() {
-      int status;
-      try {
-        status = (int) totalEnergy.invokeExact(device, millijoules);
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
-      check(status, "nvmlDeviceGetTotalEnergyConsumption");
+      check(NativeCalls.status(() -> (int) totalEnergy.invokeExact(device, millijoules)),
+          "nvmlDeviceGetTotalEnergyConsumption");
       return millijoules.get(LONG, 0); // unsigned 64 bits: reaching 2^63 mJ would take a 1 kW GPU 292 million years
     }
 
@@ -405,13 +365,7 @@ public final class Nvml {
         }
         field = null;
       }
-      int status;
-      try {
-        status = (int) powerUsage.invokeExact(device, milliwatts);
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
-      check(status, "nvmlDeviceGetPowerUsage");
+      check(NativeCalls.status(() -> (int) powerUsage.invokeExact(device, milliwatts)), "nvmlDeviceGetPowerUsage");
       return Integer.toUnsignedLong(milliwatts.get(INT, 0));
     }
 
@@ -442,17 +396,7 @@ public final class Nvml {
   /** The health sensor of one GPU; {@link NvmlUnavailableException} when NVML does not know the UUID. */
   HealthSensor healthSensorOf(String uuid) {
     Arena arena = Arena.ofAuto(); // lives while the sensor refers to its segments
-    MemorySegment slot = arena.allocate(POINTER);
-    int status;
-    try {
-      status = (int) handleByUuid.invokeExact(arena.allocateFrom(uuid), slot);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-    if (status != 0) {
-      throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
-    }
-    return new HealthReader(slot.get(POINTER, 0), arena, "NVML, driver " + version);
+    return new HealthReader(handle(uuid, arena), arena);
   }
 
   /** One GPU's health queries; its segments are reused, so it must stay on one thread (the device's worker). */
@@ -460,14 +404,12 @@ public final class Nvml {
     private final MemorySegment device;
     private final MemorySegment count;
     private final MemorySegment[] words;
-    private final String note;
 
-    HealthReader(MemorySegment device, Arena arena, String note) {
+    HealthReader(MemorySegment device, Arena arena) {
       this.device = device;
       this.count = arena.allocate(LONG);
       this.words = new MemorySegment[] {arena.allocate(INT), arena.allocate(INT), arena.allocate(INT),
           arena.allocate(INT)};
-      this.note = note;
     }
 
     @Override
@@ -477,7 +419,7 @@ public final class Nvml {
 
     @Override
     public String note() {
-      return note;
+      return source();
     }
 
     @Override
@@ -494,11 +436,8 @@ public final class Nvml {
       if (eccTotal == null) {
         return null;
       }
-      try {
-        return (int) eccTotal.invokeExact(device, errorType, counterType, count) == 0 ? count.get(LONG, 0) : null;
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
+      int status = NativeCalls.status(() -> (int) eccTotal.invokeExact(device, errorType, counterType, count));
+      return status == 0 ? count.get(LONG, 0) : null;
     }
 
     /** Pages retired for {@code cause}: asked with no buffer, NVML gives the count (INSUFFICIENT_SIZE if any). */
@@ -507,23 +446,17 @@ public final class Nvml {
         return null;
       }
       words[0].set(INT, 0, 0);
-      try {
-        int status = (int) retiredPages.invokeExact(device, cause, words[0], MemorySegment.NULL);
-        return status == 0 || status == ERROR_INSUFFICIENT_SIZE ? Integer.toUnsignedLong(words[0].get(INT, 0)) : null;
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
+      int status = NativeCalls.status(() -> (int) retiredPages.invokeExact(device, cause, words[0],
+          MemorySegment.NULL));
+      return status == 0 || status == ERROR_INSUFFICIENT_SIZE ? Integer.toUnsignedLong(words[0].get(INT, 0)) : null;
     }
 
     private Boolean flag(MethodHandle query) {
       if (query == null) {
         return null;
       }
-      try {
-        return (int) query.invokeExact(device, words[0]) == 0 ? words[0].get(INT, 0) != 0 : null;
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
+      int status = NativeCalls.status(() -> (int) query.invokeExact(device, words[0]));
+      return status == 0 ? words[0].get(INT, 0) != 0 : null;
     }
 
     /** Correctable rows, uncorrectable rows, pending, failure; null where not read. */
@@ -531,13 +464,10 @@ public final class Nvml {
       if (remappedRows == null) {
         return null;
       }
-      try {
-        int status = (int) remappedRows.invokeExact(device, words[0], words[1], words[2], words[3]);
-        if (status != 0) {
-          return null;
-        }
-      } catch (Throwable t) {
-        throw rethrow(t);
+      int status = NativeCalls.status(() -> (int) remappedRows.invokeExact(device, words[0], words[1], words[2],
+          words[3]));
+      if (status != 0) {
+        return null;
       }
       Long[] values = new Long[4];
       for (int i = 0; i < 4; i++) {
@@ -550,12 +480,8 @@ public final class Nvml {
       if (pcieReplays == null) {
         return null;
       }
-      try {
-        return (int) pcieReplays.invokeExact(device, words[0]) == 0 ? Integer.toUnsignedLong(words[0].get(INT, 0))
-            : null;
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
+      return NativeCalls.status(() -> (int) pcieReplays.invokeExact(device, words[0])) == 0
+          ? Integer.toUnsignedLong(words[0].get(INT, 0)) : null;
     }
 
     @Override
@@ -608,12 +534,7 @@ public final class Nvml {
     public java.util.List<Long> poll() {
       java.util.List<Long> xids = new java.util.ArrayList<>();
       for (int i = 0; i < MAX_EVENTS_PER_POLL && !closed; i++) {
-        int status;
-        try {
-          status = (int) eventSetWait.invokeExact(set, data, 0);
-        } catch (Throwable t) {
-          throw rethrow(t);
-        }
+        int status = NativeCalls.status(() -> (int) eventSetWait.invokeExact(set, data, 0));
         if (status == ERROR_TIMEOUT) {
           break;
         }
@@ -654,12 +575,7 @@ public final class Nvml {
   private long instantMilliwatts(MemorySegment device, MemorySegment field) {
     field.fill((byte) 0);
     field.set(INT, 0, FIELD_POWER_INSTANT);
-    int status;
-    try {
-      status = (int) fieldValues.invokeExact(device, 1, field);
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    int status = NativeCalls.status(() -> (int) fieldValues.invokeExact(device, 1, field));
     if (status != 0 || field.get(INT, FIELD_RETURN_OFFSET) != 0) {
       return -1;
     }
@@ -671,13 +587,11 @@ public final class Nvml {
     private final MemorySegment device;
     private final MemorySegment clock;
     private final MemorySegment mask;
-    private final String note;
 
-    Sensor(MemorySegment device, MemorySegment clock, MemorySegment mask, String note) {
+    Sensor(MemorySegment device, Arena arena) {
       this.device = device;
-      this.clock = clock;
-      this.mask = mask;
-      this.note = note;
+      clock = arena.allocate(INT);
+      mask = arena.allocate(LONG);
     }
 
     @Override
@@ -687,33 +601,41 @@ public final class Nvml {
 
     @Override
     public String note() {
-      return note;
+      return source();
     }
 
     @Override
     public Reading read() {
       int sm = clock(CLOCK_SM, "NVML_CLOCK_SM");
       int mem = clock(CLOCK_MEM, "NVML_CLOCK_MEM");
-      int status;
-      try {
-        status = (int) reasons.invokeExact(device, mask);
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
+      int status = NativeCalls.status(() -> (int) reasons.invokeExact(device, mask));
       check(status, "nvmlDeviceGetCurrentClocksEventReasons");
       return new Reading(sm, mem, mask.get(LONG, 0));
     }
 
     private int clock(int type, String name) {
-      int status;
-      try {
-        status = (int) clockInfo.invokeExact(device, type, clock);
-      } catch (Throwable t) {
-        throw rethrow(t);
-      }
+      int status = NativeCalls.status(() -> (int) clockInfo.invokeExact(device, type, clock));
       check(status, "nvmlDeviceGetClockInfo", name);
       return clock.get(INT, 0);
     }
+  }
+
+  /**
+   * The handle of the GPU with CUDA UUID {@code uuid}, its slot in {@code arena};
+   * {@link NvmlUnavailableException} when NVML does not know the UUID.
+   */
+  private MemorySegment handle(String uuid, Arena arena) {
+    MemorySegment slot = arena.allocate(POINTER);
+    int status = NativeCalls.status(() -> (int) handleByUuid.invokeExact(arena.allocateFrom(uuid), slot));
+    if (status != 0) {
+      throw new NvmlUnavailableException("nvmlDeviceGetHandleByUUID(" + uuid + ") failed: " + error(status));
+    }
+    return slot.get(POINTER, 0);
+  }
+
+  /** What every sensor here says it reads through. */
+  private String source() {
+    return "NVML, driver " + version;
   }
 
   private void check(int status, String call, String... args) {
@@ -730,14 +652,6 @@ public final class Nvml {
       return text.reinterpret(256).getString(0) + " (" + status + ")";
     } catch (Throwable t) {
       return "NVML return code " + status;
-    }
-  }
-
-  private static int invoke(MethodHandle handle) {
-    try {
-      return (int) handle.invokeExact();
-    } catch (Throwable t) {
-      throw rethrow(t);
     }
   }
 

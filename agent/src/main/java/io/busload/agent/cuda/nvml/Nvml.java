@@ -118,49 +118,36 @@ public final class Nvml {
 
   /** The sensor of the GPU with CUDA UUID {@code uuid}, or one saying (typed NOT_READ) why it cannot read. */
   public static synchronized ClockSensor sensor(String uuid) {
-    if (uuid == null) {
-      return ClockSensor.none(Clocks.Reading.NOT_READ, "the GPU has no CUDA UUID to find it by in NVML");
-    }
-    loadHost();
-    if (host == null) {
-      return ClockSensor.none(Clocks.Reading.NOT_READ, hostUnavailable);
-    }
-    try {
-      return host.sensorOf(uuid);
-    } catch (NvmlUnavailableException e) {
-      return ClockSensor.none(Clocks.Reading.NOT_READ, e.getMessage());
-    }
+    return onHost(uuid, Nvml::sensorOf, why -> ClockSensor.none(Clocks.Reading.NOT_READ, why));
   }
 
   /** The energy counter of the GPU with CUDA UUID {@code uuid}, or one saying why it cannot read. */
   public static synchronized EnergySensor energySensor(String uuid) {
-    if (uuid == null) {
-      return EnergySensor.none("the GPU has no CUDA UUID to find it by in NVML");
-    }
-    loadHost();
-    if (host == null) {
-      return EnergySensor.none(hostUnavailable);
-    }
-    try {
-      return host.energySensorOf(uuid);
-    } catch (NvmlUnavailableException | DeviceException e) {
-      return EnergySensor.none(e.getMessage());
-    }
+    return onHost(uuid, Nvml::energySensorOf, EnergySensor::none);
   }
 
   /** The error counters and XID events of the GPU with CUDA UUID {@code uuid}, or a sensor saying why not. */
   public static synchronized HealthSensor healthSensor(String uuid) {
+    return onHost(uuid, Nvml::healthSensorOf, HealthSensor::none);
+  }
+
+  /**
+   * The sensor {@code sensorOf} makes of this host's NVML for the GPU with CUDA UUID {@code uuid}; where there is
+   * no UUID, no NVML or no such GPU, the one {@code none} makes of why.
+   */
+  private static <S> S onHost(String uuid, java.util.function.BiFunction<Nvml, String, S> sensorOf,
+      java.util.function.Function<String, S> none) {
     if (uuid == null) {
-      return HealthSensor.none("the GPU has no CUDA UUID to find it by in NVML");
+      return none.apply("the GPU has no CUDA UUID to find it by in NVML");
     }
     loadHost();
     if (host == null) {
-      return HealthSensor.none(hostUnavailable);
+      return none.apply(hostUnavailable);
     }
     try {
-      return host.healthSensorOf(uuid);
-    } catch (NvmlUnavailableException e) {
-      return HealthSensor.none(e.getMessage());
+      return sensorOf.apply(host, uuid);
+    } catch (NvmlUnavailableException | DeviceException e) {
+      return none.apply(e.getMessage());
     }
   }
 
@@ -324,29 +311,35 @@ public final class Nvml {
     return reader;
   }
 
+  /** What the energy and health readers share: one GPU's handle, and reading through this NVML. */
+  private abstract class GpuReader {
+    final MemorySegment device;
+
+    GpuReader(MemorySegment device) {
+      this.device = device;
+    }
+
+    public boolean reads() {
+      return true;
+    }
+
+    public String note() {
+      return source();
+    }
+  }
+
   /** One GPU's energy and power; its segments are reused, so it must stay on one thread (the device's worker). */
-  private final class EnergyReader implements EnergySensor {
-    private final MemorySegment device;
+  private final class EnergyReader extends GpuReader implements EnergySensor {
     private final MemorySegment millijoules;
     private final MemorySegment milliwatts;
     /** One {@code nvmlFieldValue_t}; null once the instantaneous field has failed, and the average is read. */
     private MemorySegment field;
 
     EnergyReader(MemorySegment device, Arena arena) {
-      this.device = device;
+      super(device);
       millijoules = arena.allocate(LONG);
       milliwatts = arena.allocate(INT);
       field = fieldValues == null ? null : arena.allocate(FIELD_VALUE_BYTES, 8);
-    }
-
-    @Override
-    public boolean reads() {
-      return true;
-    }
-
-    @Override
-    public String note() {
-      return source();
     }
 
     @Override
@@ -400,26 +393,15 @@ public final class Nvml {
   }
 
   /** One GPU's health queries; its segments are reused, so it must stay on one thread (the device's worker). */
-  private final class HealthReader implements HealthSensor {
-    private final MemorySegment device;
+  private final class HealthReader extends GpuReader implements HealthSensor {
     private final MemorySegment count;
     private final MemorySegment[] words;
 
     HealthReader(MemorySegment device, Arena arena) {
-      this.device = device;
+      super(device);
       this.count = arena.allocate(LONG);
       this.words = new MemorySegment[] {arena.allocate(INT), arena.allocate(INT), arena.allocate(INT),
           arena.allocate(INT)};
-    }
-
-    @Override
-    public boolean reads() {
-      return true;
-    }
-
-    @Override
-    public String note() {
-      return source();
     }
 
     @Override
@@ -504,7 +486,7 @@ public final class Nvml {
           arena.close();
           return HealthSensor.NOT_WATCHING;
         }
-        return new Xids(set, arena.allocate(EVENT_DATA_BYTES, 8), arena);
+        return new Xids(set, arena);
       } catch (Throwable t) {
         arena.close();
         throw rethrow(t);
@@ -519,9 +501,9 @@ public final class Nvml {
     private final Arena arena;
     private boolean closed;
 
-    Xids(MemorySegment set, MemorySegment data, Arena arena) {
+    Xids(MemorySegment set, Arena arena) {
       this.set = set;
-      this.data = data;
+      this.data = arena.allocate(EVENT_DATA_BYTES, 8);
       this.arena = arena;
     }
 

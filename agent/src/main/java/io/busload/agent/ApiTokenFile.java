@@ -19,11 +19,7 @@ public final class ApiTokenFile {
    *     command's usage error
    */
   public static String read(Path option, String whenMissing) {
-    Path file = option;
-    String env = System.getenv("BUSLOAD_API_TOKEN_FILE");
-    if (file == null && env != null && !env.isBlank()) {
-      file = Path.of(env.strip());
-    }
+    Path file = named(option);
     if (file == null) {
       throw new IllegalArgumentException(whenMissing);
     }
@@ -37,5 +33,11 @@ public final class ApiTokenFile {
       throw new IllegalArgumentException("the API token file " + file + " cannot be read ("
           + e.getClass().getSimpleName() + ")");
     }
+  }
+
+  /** The token's file: {@code option}, else {@code BUSLOAD_API_TOKEN_FILE}'s; null where neither names one. */
+  public static Path named(Path option) {
+    String env = System.getenv("BUSLOAD_API_TOKEN_FILE");
+    return option == null && env != null && !env.isBlank() ? Path.of(env.strip()) : option;
   }
 }

@@ -10,9 +10,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,18 +42,12 @@ final class PushCommand implements Callable<Integer> {
       description = "The coordinator's REST API, e.g. http://coordinator:8081")
   String coordinator;
 
-  @Option(names = "--token-file", paramLabel = "FILE",
-      description = "A file holding the API token (default: $BUSLOAD_API_TOKEN_FILE)")
-  Path tokenFile;
+  @Mixin
+  CoordinatorAccess access;
 
   @Option(names = "--host", description = "The host the results come from, as the coordinator records it"
       + " (default: this host's name)")
   String host;
-
-  @Option(names = "--tls-dir", paramLabel = "DIR", description = "For an https coordinator with a fleet certificate:"
-      + " a folder from ./busload certs whose trust.p12 holds the coordinator CA (default: $BUSLOAD_TLS_DIR, else"
-      + " the JDK's CAs)")
-  Path tlsDir;
 
   @Option(names = "--tool-version", paramLabel = "VERSION", description = "For another tool's output that does not"
       + " print its version (BabelStream's --csv): the version, as its output without --csv prints it")
@@ -138,9 +132,9 @@ final class PushCommand implements Callable<Integer> {
   private PushClient client() {
     try {
       URI base = CoordinatorApi.base(coordinator);
-      return new PushClient(base, ApiTokenFile.read(tokenFile,
-          "no API token: pushing is a write; give --token-file FILE or set BUSLOAD_API_TOKEN_FILE"),
-          CoordinatorApi.trust(tlsDir, base));
+      return new PushClient(base,
+          access.token("no API token: pushing is a write; give --token-file FILE or set BUSLOAD_API_TOKEN_FILE"),
+          access.trust(base));
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }

@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -21,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -66,14 +64,8 @@ final class TokenCommand implements Runnable {
         + " $BUSLOAD_COORDINATOR_URL, else http://127.0.0.1:8081)")
     String coordinator;
 
-    @Option(names = "--token-file", paramLabel = "FILE", description = "A file holding an admin token (default:"
-        + " $BUSLOAD_API_TOKEN_FILE; ./busload sets it to .busload/api-token)")
-    Path tokenFile;
-
-    @Option(names = "--tls-dir", paramLabel = "DIR", description = "For an https coordinator with a fleet"
-        + " certificate: a folder from ./busload certs whose trust.p12 holds the coordinator CA (default:"
-        + " $BUSLOAD_TLS_DIR, else the JDK's CAs)")
-    Path tlsDir;
+    @Mixin
+    CoordinatorAccess access;
 
     URI base() {
       String given = coordinator;
@@ -91,24 +83,18 @@ final class TokenCommand implements Runnable {
     /** The admin token's file is read, the token never echoed: it stays out of messages and the process list. */
     String token() {
       try {
-        return ApiTokenFile.read(tokenFile, "no admin token: give --token-file FILE or set BUSLOAD_API_TOKEN_FILE");
+        return access.token("no admin token: give --token-file FILE or set BUSLOAD_API_TOKEN_FILE");
       } catch (IllegalArgumentException e) {
         throw usage(e.getMessage());
       }
     }
 
     HttpClient client() {
-      HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
-      SSLContext trust;
       try {
-        trust = CoordinatorApi.trust(tlsDir, base());
+        return access.client(base(), Duration.ofSeconds(10));
       } catch (IllegalArgumentException e) {
         throw usage(e.getMessage());
       }
-      if (trust != null) {
-        builder.sslContext(trust);
-      }
-      return builder.build();
     }
 
     CommandLine.ParameterException usage(String message) {

@@ -2,7 +2,7 @@ package io.busload.agent.crosscheck;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.busload.agent.ApiTokenFile;
+import io.busload.agent.CoordinatorAccess;
 import io.busload.agent.CoordinatorApi;
 import io.busload.agent.report.Csv;
 import io.busload.protocol.JsonCodec;
@@ -33,9 +33,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -71,13 +71,9 @@ public final class FleetAcceptance implements Callable<Integer> {
       description = "The coordinator's REST API, e.g. http://127.0.0.1:8081")
   String coordinator;
 
-  @Option(names = "--tls-dir", paramLabel = "DIR", description = "For an https coordinator with a fleet certificate:"
-      + " a folder from ./busload certs whose trust.p12 holds the coordinator CA (default: $BUSLOAD_TLS_DIR)")
-  Path tlsDir;
-
-  @Option(names = "--token-file", paramLabel = "FILE", description = "A file holding an API token with the sweep"
-      + " scope, read once the device is online (default: $BUSLOAD_API_TOKEN_FILE)")
-  Path tokenFile;
+  /** The token, with the sweep scope, is read once the device is online. */
+  @Mixin
+  CoordinatorAccess access;
 
   @Option(names = "--suite", defaultValue = "coalescing", description = "The suite of both sweeps, as the standalone"
       + " run measured it (default: ${DEFAULT-VALUE})")
@@ -176,18 +172,12 @@ public final class FleetAcceptance implements Callable<Integer> {
       if (scheduleDelay < 0 || deadline < 1 || onlineWait < 1) {
         throw new IllegalArgumentException("--schedule-delay, --deadline, --online-wait: seconds, at least 0, 1 and 1");
       }
-      String tokenEnv = System.getenv("BUSLOAD_API_TOKEN_FILE");
-      if (tokenFile == null && (tokenEnv == null || tokenEnv.isBlank())) {
+      if (!access.tokenNamed()) {
         throw new IllegalArgumentException("--token-file: missing, and BUSLOAD_API_TOKEN_FILE is not set");
       }
       base = CoordinatorApi.base(coordinator);
-      SSLContext trust = CoordinatorApi.trust(tlsDir, base);
+      http = access.client(base, Duration.ofSeconds(5));
       standaloneCsv = Files.readString(standalone);
-      HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
-      if (trust != null) {
-        builder.sslContext(trust);
-      }
-      http = builder.build();
     } catch (IOException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--standalone: " + standalone
           + " cannot be read (" + e.getClass().getSimpleName() + ")");
@@ -216,7 +206,7 @@ public final class FleetAcceptance implements Callable<Integer> {
     }
     try {
       // Read once the fleet is up: the coordinator writes its first token file when it starts.
-      token = ApiTokenFile.read(tokenFile, "--token-file: missing, and BUSLOAD_API_TOKEN_FILE is not set");
+      token = access.token("--token-file: missing, and BUSLOAD_API_TOKEN_FILE is not set");
     } catch (IllegalArgumentException e) {
       summary.say("no API token: " + e.getMessage());
       return 1;

@@ -27,26 +27,6 @@ public interface EnergySensor {
 
   /** A sensor that reads nothing, for the reason given. */
   static EnergySensor none(String why) {
-    return new EnergySensor() {
-      @Override
-      public boolean reads() {
-        return false;
-      }
-
-      @Override
-      public String note() {
-        return why;
-      }
-
-      @Override
-      public long totalMillijoules() {
-        throw new IllegalStateException("no energy readings here: " + why);
-      }
-
-      @Override
-      public long powerMilliwatts() {
-        throw new IllegalStateException("no power readings here: " + why);
-      }
-    };
+    return new Unread(why);
   }
 }

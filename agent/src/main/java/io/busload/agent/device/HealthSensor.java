@@ -52,26 +52,6 @@ public interface HealthSensor {
 
   /** A sensor that reads nothing, for the reason given. */
   static HealthSensor none(String why) {
-    return new HealthSensor() {
-      @Override
-      public boolean reads() {
-        return false;
-      }
-
-      @Override
-      public String note() {
-        return why;
-      }
-
-      @Override
-      public HealthCounters read() {
-        return HealthCounters.NONE;
-      }
-
-      @Override
-      public XidWatch watchXids() {
-        return NOT_WATCHING;
-      }
-    };
+    return new Unread(why);
   }
 }

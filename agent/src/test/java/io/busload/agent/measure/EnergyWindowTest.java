@@ -43,27 +43,7 @@ class EnergyWindowTest {
 
   /** A counter in millijoules as a function of the clock; 75 W of power. */
   private static EnergySensor counter(Clocked clock, DoubleUnaryOperator millijoules) {
-    return new EnergySensor() {
-      @Override
-      public boolean reads() {
-        return true;
-      }
-
-      @Override
-      public String note() {
-        return "fake counter";
-      }
-
-      @Override
-      public long totalMillijoules() {
-        return (long) millijoules.applyAsDouble(clock.now);
-      }
-
-      @Override
-      public long powerMilliwatts() {
-        return 75_000;
-      }
-    };
+    return new FakeEnergy("fake counter", () -> (long) millijoules.applyAsDouble(clock.now), () -> 75_000);
   }
 
   /** The energy a GPU drawing {@code watts} has counted at {@code t}, updated every {@code period} seconds. */
@@ -166,28 +146,10 @@ class EnergyWindowTest {
   void idleWatts_sensorReads_readAfterTheGpuRestedTheSettleTime() {
     Clocked clock = new Clocked();
     double[] readAt = {Double.NaN};
-    EnergySensor sensor = new EnergySensor() {
-      @Override
-      public boolean reads() {
-        return true;
-      }
-
-      @Override
-      public String note() {
-        return "fake";
-      }
-
-      @Override
-      public long totalMillijoules() {
-        return 0;
-      }
-
-      @Override
-      public long powerMilliwatts() {
-        readAt[0] = clock.now;
-        return 121_500;
-      }
-    };
+    EnergySensor sensor = new FakeEnergy("fake", () -> 0, () -> {
+      readAt[0] = clock.now;
+      return 121_500;
+    });
 
     Double idle = new EnergyWindow(sensor, () -> clock.now, 1.0, rest -> clock.now += rest).idleWatts();
 

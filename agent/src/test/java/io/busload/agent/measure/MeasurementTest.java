@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -256,27 +257,8 @@ class MeasurementTest {
   @Test
   void measure_energyCounterMoving_energyWindowAfterTheSamplesWithItsLaunches() {
     long[] millijoules = {1_000_000};
-    device.energy = new io.busload.agent.device.EnergySensor() {
-      @Override
-      public boolean reads() {
-        return true;
-      }
-
-      @Override
-      public String note() {
-        return "fake counter";
-      }
-
-      @Override
-      public long totalMillijoules() {
-        return millijoules[0] += 5; // a step on every read: the window closes on the first read past its target
-      }
-
-      @Override
-      public long powerMilliwatts() {
-        return 80_000;
-      }
-    };
+    // A step on every read: the window closes on the first read past its target.
+    device.energy = new FakeEnergy("fake counter", () -> millijoules[0] += 5, () -> 80_000);
     int[] timedBatches = {0};
     device.script = (call, launches) -> {
       timedBatches[0] = call;
@@ -300,27 +282,10 @@ class MeasurementTest {
 
   @Test
   void measure_energyWindowOff_noEnergyAndNoExtraLaunches() {
-    device.energy = new io.busload.agent.device.EnergySensor() {
-      @Override
-      public boolean reads() {
-        return true;
-      }
-
-      @Override
-      public String note() {
-        return "fake counter";
-      }
-
-      @Override
-      public long totalMillijoules() {
-        throw new AssertionError("read with the window off");
-      }
-
-      @Override
-      public long powerMilliwatts() {
-        throw new AssertionError("read with the window off");
-      }
+    LongSupplier unread = () -> {
+      throw new AssertionError("read with the window off");
     };
+    device.energy = new FakeEnergy("fake counter", unread, unread);
 
     KernelResult r = new Measurement(device, CONTEXT, "fatbin", SHORT).energyWindow(0).measure("stride",
         firstCase());

@@ -49,19 +49,9 @@ class AgentDevicesAtOnceTest {
       m.reply(Ack.ok(m.body().agentId()));
       helloed.countDown();
     }).completion().await(10, TimeUnit.SECONDS);
-    coordinator.eventBus().<RunStatus>consumer(Addresses.RUN_STATUS, m -> {
-      statuses.add(m.body());
-      m.reply(Ack.ok(m.body().runId()));
-      if (m.body().state() == RunStatus.State.DONE || m.body().state() == RunStatus.State.FAILED) {
-        done.countDown();
-      }
-    }).completion().await(10, TimeUnit.SECONDS);
-    coordinator.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> {
-      if (results.stream().noneMatch(r -> r.id().equals(m.body().id()))) {
-        results.add(m.body());
-      }
-      m.reply(Ack.ok(m.body().id().toString()));
-    }).completion().await(10, TimeUnit.SECONDS);
+    CoordinatorSide.recordStatuses(coordinator, statuses, done);
+    coordinator.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> CoordinatorSide.keepOnce(m, results))
+        .completion().await(10, TimeUnit.SECONDS);
 
     Vertx agent = cluster.join(ClusterSettings.AGENT);
     CpuDevice a = CpuDevice.create("twin-a");

@@ -59,24 +59,15 @@ class AgentModeTest {
     }).completion().await(10, TimeUnit.SECONDS);
     coordinator.eventBus().<Heartbeat>consumer(Addresses.AGENT_HEARTBEAT, m -> heartbeats.add(m.body()))
         .completion().await(10, TimeUnit.SECONDS);
-    coordinator.eventBus().<RunStatus>consumer(Addresses.RUN_STATUS, m -> {
-      statuses.add(m.body());
-      m.reply(Ack.ok(m.body().runId()));
-      if (m.body().state() == RunStatus.State.DONE || m.body().state() == RunStatus.State.FAILED) {
-        finished.countDown();
-      }
-    }).completion().await(10, TimeUnit.SECONDS);
+    CoordinatorSide.recordStatuses(coordinator, statuses, finished);
     coordinator.eventBus().<KernelResult>consumer(Addresses.RESULTS, m -> {
       // The first delivery fails, as at a coordinator whose commit failed (it fails the request with code 500,
       // docs/contract.md): the agent must retry.
       if (refusedResults.getAndIncrement() == 0) {
         m.fail(500, "coordinator store failed: commit failed");
-        return;
+      } else {
+        CoordinatorSide.keepOnce(m, results);
       }
-      if (results.stream().noneMatch(r -> r.id().equals(m.body().id()))) {
-        results.add(m.body());
-      }
-      m.reply(Ack.ok(m.body().id().toString()));
     }).completion().await(10, TimeUnit.SECONDS);
 
     agent = cluster.join(ClusterSettings.AGENT);

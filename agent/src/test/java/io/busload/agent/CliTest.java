@@ -7,6 +7,8 @@ import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The command line in-process, on tiny sizes on the CPU (no GPU needed). */
 class CliTest extends InProcessCli {
@@ -67,23 +69,16 @@ class CliTest extends InProcessCli {
     assertThat(out.toString()).isEmpty();
   }
 
-  @Test
-  void run_unknownOption_exit2NamingIt() {
-    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "warp=3")).isEqualTo(2);
-    assertThat(err.toString()).contains("warp: unknown option; known: bytes, cache-study, elements, offset, peer, size, stride");
-    assertThat(out.toString()).isEmpty();
-  }
-
-  @Test
-  void run_badElements_exit2NamingIt() {
-    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "elements=-1")).isEqualTo(2);
-    assertThat(err.toString()).contains("elements: must be a positive integer");
-  }
-
-  @Test
-  void run_strideOutOfRange_exit2NamingStrideBeforeMeasuring() {
-    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", "stride=0")).isEqualTo(2);
-    assertThat(err.toString()).contains("stride: must be 1..1024 elements, got 0");
+  /** An unknown option, a bad number of elements, a stride out of range: each refused by name before measuring. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      warp=3     | warp: unknown option; known: bytes, cache-study, elements, offset, peer, size, stride
+      elements=-1 | elements: must be a positive integer
+      stride=0   | stride: must be 1..1024 elements, got 0
+      """)
+  void run_badStrideOption_exit2NamingItBeforeMeasuring(String option, String refusal) {
+    assertThat(run("run", "--suite", "stride", "--device", "cpu", "--option", option)).isEqualTo(2);
+    assertThat(err.toString()).contains(refusal);
     assertThat(out.toString()).isEmpty();
   }
 

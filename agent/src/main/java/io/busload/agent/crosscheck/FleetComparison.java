@@ -34,17 +34,10 @@ public final class FleetComparison {
    * tolerance} is the fraction the ratio may differ from 1.
    */
   public record Row(String kernel, String params, double standaloneSeconds, double fleetSeconds, String note,
-      double tolerance) {
+      double tolerance) implements MedianRatio {
+    @Override
     public double ratio() {
       return fleetSeconds / standaloneSeconds;
-    }
-
-    public boolean compared() {
-      return note.isEmpty();
-    }
-
-    public boolean within() {
-      return compared() && Math.abs(ratio() - 1) <= tolerance;
     }
   }
 

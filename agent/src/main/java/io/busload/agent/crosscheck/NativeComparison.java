@@ -36,7 +36,7 @@ public final class NativeComparison {
    * @param note why there is no ratio (no native row, invalid in Busload), else empty
    */
   public record Row(String kernel, String params, double busloadSeconds, double nativeSeconds, String note,
-      List<Double> nativeRuns) {
+      List<Double> nativeRuns) implements MedianRatio {
     public Row(String kernel, String params, double busloadSeconds, double nativeSeconds, String note) {
       this(kernel, params, busloadSeconds, nativeSeconds, note, List.of(nativeSeconds));
     }
@@ -48,16 +48,14 @@ public final class NativeComparison {
       return (max - min) / nativeSeconds;
     }
 
+    @Override
     public double ratio() {
       return busloadSeconds / nativeSeconds;
     }
 
-    public boolean compared() {
-      return note.isEmpty();
-    }
-
-    public boolean within() {
-      return compared() && Math.abs(ratio() - 1) <= TOLERANCE;
+    @Override
+    public double tolerance() {
+      return TOLERANCE;
     }
   }
 

@@ -2,6 +2,7 @@ package io.busload.agent.cuda;
 
 import io.busload.agent.cuda.cublas.Cublas;
 import io.busload.agent.cuda.cublas.CublasUnavailableException;
+import io.busload.agent.cuda.nvml.Nvml;
 import io.busload.agent.device.DeviceConditions;
 import io.busload.agent.device.Device;
 import io.busload.agent.device.DeviceException;
@@ -39,9 +40,7 @@ public final class CudaDevice implements Device {
   private final Map<String, CUfunction> functions = new HashMap<>();
   private Cublas cublas;
   private String cublasUnavailable;
-  private io.busload.agent.device.ClockSensor clockSensor;
-  private io.busload.agent.device.EnergySensor energySensor;
-  private io.busload.agent.device.HealthSensor healthSensor;
+  private Sensors sensors;
   /** Host copies of device buffers, kept between cases (no zeroing, no page faults per case). */
   private final HostStaging staging = new HostStaging(new HostStaging.Pinning() {
     @Override
@@ -200,30 +199,32 @@ public final class CudaDevice implements Device {
     return GpuConditions.query(info.uuid() != null ? info.uuid() : Integer.toString(ordinal));
   }
 
-  /** NVML's clocks of this GPU (by its CUDA UUID), found the first time a case asks; or why they cannot be read. */
-  @Override
-  public io.busload.agent.device.ClockSensor clockSensor() {
-    if (clockSensor == null) {
-      clockSensor = io.busload.agent.cuda.nvml.Nvml.sensor(info.uuid());
+  /** NVML's clocks, error counters and XID events, and energy of this GPU; or, each, why they cannot be read. */
+  private record Sensors(io.busload.agent.device.ClockSensor clock, io.busload.agent.device.HealthSensor health,
+      io.busload.agent.device.EnergySensor energy) {}
+
+  /** This GPU's sensors, found by its CUDA UUID together the first time a run or case asks for one. */
+  private Sensors sensors() {
+    if (sensors == null) {
+      String uuid = info.uuid();
+      sensors = new Sensors(Nvml.sensor(uuid), Nvml.healthSensor(uuid), Nvml.energySensor(uuid));
     }
-    return clockSensor;
+    return sensors;
   }
 
-  /** NVML's error counters and XID events of this GPU, found the first time a run asks; or why they cannot be. */
+  @Override
+  public io.busload.agent.device.ClockSensor clockSensor() {
+    return sensors().clock();
+  }
+
   @Override
   public io.busload.agent.device.HealthSensor healthSensor() {
-    if (healthSensor == null) {
-      healthSensor = io.busload.agent.cuda.nvml.Nvml.healthSensor(info.uuid());
-    }
-    return healthSensor;
+    return sensors().health();
   }
 
   @Override
   public io.busload.agent.device.EnergySensor energySensor() {
-    if (energySensor == null) {
-      energySensor = io.busload.agent.cuda.nvml.Nvml.energySensor(info.uuid());
-    }
-    return energySensor;
+    return sensors().energy();
   }
 
   /**

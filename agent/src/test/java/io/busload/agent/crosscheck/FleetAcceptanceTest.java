@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -145,15 +146,22 @@ class FleetAcceptanceTest {
     assertThat(echo.toString()).isEqualTo("[42s] fleet up" + System.lineSeparator());
   }
 
-  @Test
-  void command_toleranceBelowZero_usageErrorNamingTheOption() throws IOException {
+  /** The required options, with a token file and an empty standalone CSV written into the test's folder; then more. */
+  private String[] required(String coordinator, Path out, String... more) throws IOException {
     Path token = Files.writeString(dir.resolve("token"), "t\n");
     Path standalone = Files.writeString(dir.resolve("s.csv"), CsvPrinter.HEADER + "\n");
+    List<String> args = new ArrayList<>(List.of("--coordinator", coordinator, "--token-file", token.toString(),
+        "--standalone", standalone.toString(), "--out", out.toString()));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void command_toleranceBelowZero_usageErrorNamingTheOption() throws IOException {
     StringWriter err = new StringWriter();
     CommandLine line = new CommandLine(new FleetAcceptance()).setErr(new PrintWriter(err));
 
-    int exit = line.execute("--coordinator", "http://127.0.0.1:1", "--token-file", token.toString(), "--standalone",
-        standalone.toString(), "--out", dir.resolve("out").toString(), "--tolerance", "-0.5");
+    int exit = line.execute(required("http://127.0.0.1:1", dir.resolve("out"), "--tolerance", "-0.5"));
 
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString()).contains("--tolerance: a fraction of at least 0");
@@ -162,14 +170,11 @@ class FleetAcceptanceTest {
 
   @Test
   void command_noCoordinatorListening_exitOneSayingTheDeviceNeverCameOnline() throws IOException {
-    Path token = Files.writeString(dir.resolve("token"), "t\n");
-    Path standalone = Files.writeString(dir.resolve("s.csv"), CsvPrinter.HEADER + "\n");
     StringWriter out = new StringWriter();
     CommandLine line = new CommandLine(new FleetAcceptance()).setOut(new PrintWriter(out));
 
-    int exit = line.execute("--coordinator", "http://127.0.0.1:" + io.busload.testsupport.Ports.free(),
-        "--token-file", token.toString(), "--standalone", standalone.toString(), "--out", dir.toString(),
-        "--device", "cpu", "--online-wait", "1");
+    int exit = line.execute(required("http://127.0.0.1:" + io.busload.testsupport.Ports.free(), dir, "--device", "cpu",
+        "--online-wait", "1"));
 
     assertThat(exit).isEqualTo(1);
     assertThat(Files.readString(dir.resolve("summary.txt"))).contains("no device cpu online after 1 s");

@@ -36,7 +36,7 @@ public final class CublasStatus {
   public static void check(int status, String call, Object... arguments) {
     if (status != SUCCESS) {
       String args = Arrays.stream(arguments).map(String::valueOf).collect(Collectors.joining(", "));
-      throw new CublasException(status, name(status) + ": " + call + "(" + args + ")");
+      throw new CublasException(name(status) + ": " + call + "(" + args + ")");
     }
   }
 }

@@ -2,6 +2,8 @@ package io.busload.agent.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Named.named;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.busload.agent.device.EnergySensor;
 import io.busload.agent.device.Workload;
@@ -9,7 +11,11 @@ import io.busload.protocol.Energy;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.function.DoubleUnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The energy window against a fake energy counter on a fake clock: each batch of launches takes 5 ms of the clock,
@@ -105,41 +111,35 @@ class EnergyWindowTest {
     assertThat(clock.batches).isEqualTo(301); // gives up on the first batch past 3 x 0.5 s
   }
 
-  @Test
-  void measure_counterResetMidWindow_notReadSayingItWentBackwards() {
-    Clocked clock = new Clocked();
-    double reset = clock.now + 0.55;
-    EnergySensor sensor = counter(clock, t -> t < reset ? stepping(t, 300, 0.1) : stepping(t - reset, 300, 0.1) - 1e9);
-
-    EnergyWindow.Outcome outcome = measure(clock, sensor, 1.0);
-
-    assertThat(outcome.energy()).isNull();
-    assertThat(outcome.notRead()).contains("the energy counter went backwards").contains("reset it, or it wrapped");
+  /**
+   * Counters no window is read from: each a script of the clock (which starts at 100 s), the target asked, and what
+   * the refusal says. A reset mid-window; a wrap past 2^63 mJ, where the signed reading turns negative (below the
+   * last, so the window is refused, not computed as a negative or huge energy); a counter that steps once a second
+   * (the first 0.5 s in) against a 0.25 s target, one step by the time three targets passed.
+   */
+  static Stream<Arguments> unreadableCounters() {
+    double reset = new Clocked().now + 0.55;
+    double wrap = new Clocked().now + 0.35;
+    DoubleUnaryOperator resetting = t -> t < reset ? stepping(t, 300, 0.1) : stepping(t - reset, 300, 0.1) - 1e9;
+    DoubleUnaryOperator wrapping = t -> t < wrap ? Long.MAX_VALUE - 1000.0 : Long.MIN_VALUE + 1000.0;
+    DoubleUnaryOperator coarse = t -> stepping(t + 0.5, 300, 1.0);
+    return Stream.of(
+        arguments(named("reset mid-window", resetting), 1.0,
+            List.of("the energy counter went backwards", "reset it, or it wrapped")),
+        arguments(named("wrapped at the top of its range", wrapping), 1.0, List.of("went backwards")),
+        arguments(named("too coarse for the window", coarse), 0.25,
+            List.of("moved 1 time(s) in 0.75 s of launches: too coarse for a 0.25 s window")));
   }
 
-  @Test
-  void measure_counterWrappedAtTheTopOfItsRange_notReadNotANegativeOrHugeEnergy() {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unreadableCounters")
+  void measure_counterUnreadable_notReadSayingWhy(DoubleUnaryOperator script, double target, List<String> says) {
     Clocked clock = new Clocked();
-    double wrap = clock.now + 0.35;
-    // Past 2^63 mJ the signed reading turns negative: below the last, so the window is refused, not computed.
-    EnergySensor sensor = counter(clock, t -> t < wrap ? Long.MAX_VALUE - 1000.0 : Long.MIN_VALUE + 1000.0);
 
-    EnergyWindow.Outcome outcome = measure(clock, sensor, 1.0);
+    EnergyWindow.Outcome outcome = measure(clock, counter(clock, script), target);
 
     assertThat(outcome.energy()).isNull();
-    assertThat(outcome.notRead()).contains("went backwards");
-  }
-
-  @Test
-  void measure_counterTooCoarseForTheWindow_notReadSayingHowOftenItMoved() {
-    Clocked clock = new Clocked();
-    // Steps once a second (the first 0.5 s in), against a 0.25 s target: one step by the time three targets passed.
-    EnergySensor sensor = counter(clock, t -> stepping(t + 0.5, 300, 1.0));
-
-    EnergyWindow.Outcome outcome = measure(clock, sensor, 0.25);
-
-    assertThat(outcome.energy()).isNull();
-    assertThat(outcome.notRead()).contains("moved 1 time(s) in 0.75 s of launches: too coarse for a 0.25 s window");
+    assertThat(outcome.notRead()).contains(says);
   }
 
   @Test

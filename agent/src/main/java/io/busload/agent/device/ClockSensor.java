@@ -31,24 +31,20 @@ public interface ClockSensor {
 
   /** A sensor that reads nothing, for the reason given. */
   static ClockSensor none(Clocks.Reading availability, String why) {
-    if (availability == Clocks.Reading.READ) {
-      throw new IllegalArgumentException("a sensor that reads nothing cannot be READ");
+    return new Unclocked(availability, why);
+  }
+
+  /** The sensor of a device whose clocks are not read: {@code availability} says which way, {@code note} why. */
+  record Unclocked(Clocks.Reading availability, String note) implements ClockSensor {
+    public Unclocked {
+      if (availability == Clocks.Reading.READ) {
+        throw new IllegalArgumentException("a sensor that reads nothing cannot be READ");
+      }
     }
-    return new ClockSensor() {
-      @Override
-      public Clocks.Reading availability() {
-        return availability;
-      }
 
-      @Override
-      public String note() {
-        return why;
-      }
-
-      @Override
-      public Reading read() {
-        throw new IllegalStateException("no clock readings here: " + why);
-      }
-    };
+    @Override
+    public Reading read() {
+      throw new IllegalStateException("no clock readings here: " + note);
+    }
   }
 }

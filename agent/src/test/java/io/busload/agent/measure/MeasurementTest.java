@@ -2,6 +2,7 @@ package io.busload.agent.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.busload.agent.device.ClockSensor;
 import io.busload.agent.device.Workload;
@@ -17,8 +18,12 @@ import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link Measurement} against a device whose timings, holds and clocks are scripted. The kernels
@@ -92,34 +97,32 @@ class MeasurementTest {
     assertThat(r.medianSeconds()).isEqualTo(1e-6);
   }
 
-  @Test
-  void sample_steadySamples_stopsWhenTheSpreadSettles() {
-    KernelResult r = measure(StoppingRule.standard(1000));
-
-    assertThat(r.sampling().stopReason()).isEqualTo(StopReason.SPREAD_SETTLED);
-    assertThat(r.samples()).hasSize(10);
-    assertThat(r.method()).contains("stopped at spread of the last 10 under 0.5%");
+  /**
+   * Steady samples stop when the spread settles; noisy ones at the sample cap (with a warning on the spread), or at
+   * the time cap where it comes first. Each: noisy or not, the rule, why it stops, after how many samples, and what
+   * the method says.
+   */
+  static Stream<Arguments> stops() {
+    return Stream.of(
+        arguments(false, StoppingRule.standard(1000), StopReason.SPREAD_SETTLED, 10,
+            List.of("stopped at spread of the last 10 under 0.5%")),
+        arguments(true, SHORT, StopReason.SAMPLE_CAP, 5, List.of("stopped at sample cap 5", "WARNING: spread")),
+        arguments(true, CAPPED_AT_ONCE, StopReason.TIME_CAP, 3, List.of("stopped at time cap 0 s")));
   }
 
-  @Test
-  void sample_noisySamples_stopsAtTheSampleCap() {
-    device.script = MeasurementTest::noisy;
+  @ParameterizedTest(name = "noisy {0}: {2}")
+  @MethodSource("stops")
+  void sample_noisyOrSteadySamples_stopForTheRulesFirstReason(boolean noisy, StoppingRule rule, StopReason reason,
+      int samples, List<String> method) {
+    if (noisy) {
+      device.script = MeasurementTest::noisy;
+    }
 
-    KernelResult r = measure(SHORT);
+    KernelResult r = measure(rule);
 
-    assertThat(r.sampling().stopReason()).isEqualTo(StopReason.SAMPLE_CAP);
-    assertThat(r.samples()).hasSize(5);
-    assertThat(r.method()).contains("stopped at sample cap 5").contains("WARNING: spread");
-  }
-
-  @Test
-  void sample_noisySamplesPastTheTimeCap_stopsAtTheTimeCap() {
-    device.script = MeasurementTest::noisy;
-
-    KernelResult r = measure(CAPPED_AT_ONCE);
-
-    assertThat(r.sampling().stopReason()).isEqualTo(StopReason.TIME_CAP);
-    assertThat(r.samples()).hasSize(3);
+    assertThat(r.sampling().stopReason()).isEqualTo(reason);
+    assertThat(r.samples()).hasSize(samples);
+    assertThat(r.method()).contains(method);
   }
 
   @Test

@@ -71,50 +71,37 @@ public final class FleetComparison {
       throw new IllegalArgumentException("compare: the " + (standalone.size() < 2 ? "standalone" : "fleet")
           + " CSV has no results");
     }
-    Map<String, List<String>> fleetCases = new LinkedHashMap<>();
+    Map<String, Case> fleetCases = new LinkedHashMap<>();
     List<String> duplicated = new ArrayList<>();
     Set<String> ids = new HashSet<>();
-    List<String> f = fleet.getFirst();
-    int fi = Csv.column(f, "id", "fleet CSV");
-    int fk = Csv.column(f, "kernel", "fleet CSV");
-    int fp = Csv.column(f, "params", "fleet CSV");
-    for (List<String> r : fleet.subList(1, fleet.size())) {
-      String key = r.get(fk) + " " + NativeComparison.sorted(r.get(fp));
-      if (!ids.add(r.get(fi))) {
-        duplicated.add("id " + r.get(fi));
+    for (Case c : cases(fleet, "fleet CSV")) {
+      if (!ids.add(c.id())) {
+        duplicated.add("id " + c.id());
       }
-      if (fleetCases.putIfAbsent(key, r) != null) {
-        duplicated.add(key);
+      if (fleetCases.putIfAbsent(c.key(), c) != null) {
+        duplicated.add(c.key());
       }
     }
-    List<String> s = standalone.getFirst();
-    int sk = Csv.column(s, "kernel", "standalone CSV");
-    int sp = Csv.column(s, "params", "standalone CSV");
-    int sv = Csv.column(s, "valid", "standalone CSV");
-    int sm = Csv.column(s, "medianSeconds", "standalone CSV");
-    int fv = Csv.column(f, "valid", "fleet CSV");
-    int fm = Csv.column(f, "medianSeconds", "fleet CSV");
     List<Row> rows = new ArrayList<>();
     List<String> lost = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (List<String> r : standalone.subList(1, standalone.size())) {
-      String key = r.get(sk) + " " + NativeComparison.sorted(r.get(sp));
-      seen.add(key);
-      List<String> other = fleetCases.get(key);
-      if (other == null) {
-        lost.add(key);
-        rows.add(new Row(r.get(sk), r.get(sp), seconds(r.get(sm)), Double.NaN, "not in the sweep", tolerance));
+    for (Case alone : cases(standalone, "standalone CSV")) {
+      seen.add(alone.key());
+      Case inFleet = fleetCases.get(alone.key());
+      if (inFleet == null) {
+        lost.add(alone.key());
+        rows.add(new Row(alone.kernel(), alone.params(), alone.medianSeconds(), Double.NaN, "not in the sweep",
+            tolerance));
         continue;
       }
-      double alone = seconds(r.get(sm));
-      double inFleet = seconds(other.get(fm));
       String note = "";
-      if (!Boolean.parseBoolean(r.get(sv)) || !(alone > 0)) {
+      if (!alone.measured()) {
         note = "not measured standalone";
-      } else if (!Boolean.parseBoolean(other.get(fv)) || !(inFleet > 0)) {
+      } else if (!inFleet.measured()) {
         note = "not measured in the fleet";
       }
-      rows.add(new Row(r.get(sk), r.get(sp), alone, inFleet, note, tolerance));
+      rows.add(new Row(alone.kernel(), alone.params(), alone.medianSeconds(), inFleet.medianSeconds(), note,
+          tolerance));
     }
     for (String key : fleetCases.keySet()) {
       if (!seen.contains(key)) {
@@ -122,6 +109,30 @@ public final class FleetComparison {
       }
     }
     return new Report(rows, lost, duplicated, fleet.size() - 1, tolerance);
+  }
+
+  /** One result of a Busload CSV (the standalone run's or the sweep's export), by the columns compared. */
+  private record Case(String id, String kernel, String params, boolean valid, double medianSeconds) {
+    /** The case whatever order its params were written in. */
+    String key() {
+      return kernel + " " + NativeComparison.sorted(params);
+    }
+
+    boolean measured() {
+      return valid && medianSeconds > 0;
+    }
+  }
+
+  /** The results of {@code csv}, its header first; IllegalArgumentException naming {@code what} lacks a column. */
+  private static List<Case> cases(List<List<String>> csv, String what) {
+    List<String> header = csv.getFirst();
+    int id = Csv.column(header, "id", what);
+    int kernel = Csv.column(header, "kernel", what);
+    int params = Csv.column(header, "params", what);
+    int valid = Csv.column(header, "valid", what);
+    int median = Csv.column(header, "medianSeconds", what);
+    return csv.subList(1, csv.size()).stream().map(r -> new Case(r.get(id), r.get(kernel), r.get(params),
+        Boolean.parseBoolean(r.get(valid)), seconds(r.get(median)))).toList();
   }
 
   private static double seconds(String text) {

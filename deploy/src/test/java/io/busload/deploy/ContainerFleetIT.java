@@ -206,30 +206,19 @@ class ContainerFleetIT {
 
   /** Polls until {@code probe} gives a value; on time-out, or when a container exits, fails with every log. */
   private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    Exception last = null;
-    String exited = "";
-    while (System.nanoTime() < deadline && exited.isEmpty()) {
-      // A container that exited will not come back (none is restarted): fail at once, with its log.
-      exited = podman.run("ps", "--all", "--filter", "name=" + run, "--filter", "status=exited", "--format",
-          "{{.Names}}").strip();
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (Exception e) {
-        last = e;
-      }
-      Thread.sleep(1000);
-    }
+    // A container that exited will not come back (none is restarted): fail at once, with its log.
+    Callable<String> exited = () -> podman.run("ps", "--all", "--filter", "name=" + run, "--filter",
+        "status=exited", "--format", "{{.Names}}").strip();
+    return new Poll(Duration.ofSeconds(1), Exception.class, exited, this::containerLogs).until(what, seconds, probe);
+  }
+
+  private String containerLogs() throws java.io.IOException, InterruptedException {
     StringBuilder logs = new StringBuilder();
     for (String name : containers) {
       logs.append("\n--- ").append(name).append(" (").append(podman.attempt("inspect", "--format",
           "{{.State.Status}} exit {{.State.ExitCode}}", name).output().strip()).append(")\n")
           .append(podman.attempt("logs", "--tail", "60", name).output());
     }
-    throw new AssertionError((exited.isEmpty() ? "timed out: " : "exited (" + exited + ") while waiting for: ")
-        + what + (last == null ? "" : " (last: " + last + ")") + logs);
+    return logs.toString();
   }
 }

@@ -57,14 +57,11 @@ class FaultsIT extends KillAndCutFaults {
    */
   @Test
   void killAgentMidSweep_runInterruptedInTime_restartDrainsOutbox() throws Exception {
-    Path work = work(fault("kill-agent"));
-    fleet = new LocalFleet(work);
-    Transport transport = transport(work, LOOPBACK, LOOPBACK, fleet.agentId);
-    Path outbox = fleet.data.resolveSibling("outbox");
-    fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(), transport.coordinator());
-    fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());
-    FaultRest api = FaultRest.loopback(fleet.coordinatorPort);
-    String device = awaitCpuDevice(api, fleet.agentId);
+    OnLoopback started = startOnLoopback(fault("kill-agent"));
+    Transport transport = started.transport();
+    Path outbox = started.outbox();
+    FaultRest api = started.api();
+    String device = started.device();
     String first = sweep(api, device, SLOW_SWEEP);
     String next = sweep(api, device, Map.of("elements", "65536", "stride", "1,2"));
     await("3 results of the first sweep stored", 180, () -> tally(api, first).rows() >= 3 ? true : null);
@@ -76,14 +73,10 @@ class FaultsIT extends KillAndCutFaults {
     fleet.signal("coordinator", "CONT");
     Set<String> unacked = outboxFiles(outbox);
 
-    String interrupted = await("first run INTERRUPTED", 60, () -> {
-      JsonNode run = sweepView(api, first).path("runs").get(0);
-      return "INTERRUPTED".equals(run.path("state").asText()) ? run.path("message").asText() : null;
-    });
+    String interrupted = awaitInterrupted(api, first, 60);
     Duration toInterrupt = Duration.between(killed, Instant.now());
     Tally partial = tally(api, first);
-    Set<String> measured = new HashSet<>(partial.ids());
-    measured.addAll(unacked);
+    Set<String> measured = measured(partial, unacked);
     assertThat(sweepView(api, next).path("state").asText()).as("next sweep waits for the agent").isEqualTo("QUEUED");
 
     fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -58,20 +59,13 @@ class FleetEndToEndIT {
       page.waitForSelector("busload-echart");
       double pointsBefore = chartPoints(page).size();
 
-      HttpResponse<String> created = fleet.post(fleet.coordinatorUrl() + "/api/sweeps",
-          "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
-      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-      String id = JsonCodec.MAPPER.readTree(created.body()).get("id").asText();
+      String id = fleet.strideSweep(deviceId);
       sweepId = id;
 
-      JsonNode sweep = await("sweep " + id + " done", 180, () -> {
-        JsonNode s = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps/" + id, "application/json"));
-        return "DONE".equals(s.path("state").asText()) ? s : null;
-      });
+      JsonNode sweep = await("sweep " + id + " done", 180, () -> fleet.sweepIfDone(id));
       assertThat(sweep.path("completed").asInt()).isEqualTo(sweep.path("total").asInt()).isPositive();
 
-      results = json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId,
-          "application/json"));
+      results = fleet.json("/api/results?sweepId=" + sweepId);
       List<Double> stridedGbps = new ArrayList<>();
       for (JsonNode result : results) {
         assertThat(result.path("valid").asBoolean()).as(result.toString()).isTrue();
@@ -115,23 +109,17 @@ class FleetEndToEndIT {
       String restartedSweep = sweepId;
       List<String> afterRestart = await("coordinator back with the sweep's results", 150, () -> {
         List<String> ids = new ArrayList<>();
-        json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + restartedSweep, "application/json"))
+        fleet.json("/api/results?sweepId=" + restartedSweep)
             .forEach(r -> ids.add(r.path("id").asText()));
         return ids.isEmpty() ? null : ids;
       });
       assertThat(afterRestart).containsExactlyInAnyOrderElementsOf(storedIds);
 
       assertThat(awaitOnlineCpuDevice()).isEqualTo(deviceId);
-      HttpResponse<String> again = fleet.post(fleet.coordinatorUrl() + "/api/sweeps",
-          "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
-      assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
-      String secondId = JsonCodec.MAPPER.readTree(again.body()).get("id").asText();
-      await("second sweep " + secondId + " done after the restart", 180, () -> {
-        JsonNode s = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps/" + secondId, "application/json"));
-        return "DONE".equals(s.path("state").asText()) ? s : null;
-      });
+      String secondId = fleet.strideSweep(deviceId);
+      await("second sweep " + secondId + " done after the restart", 180, () -> fleet.sweepIfDone(secondId));
       List<Double> secondGbps = new ArrayList<>();
-      json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + secondId, "application/json"))
+      fleet.json("/api/results?sweepId=" + secondId)
           .forEach(r -> {
             if (r.path("params").has("stride")) {
               secondGbps.add(r.path("bandwidth").asDouble() / 1e9);
@@ -160,7 +148,7 @@ class FleetEndToEndIT {
   @Test
   void sweep_withoutOrWithWrongToken_is401NamingAuthorizationAndNotLogged() throws Exception {
     awaitHttp(fleet.coordinatorUrl() + "/api/agents", "coordinator");
-    int before = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps", "application/json")).size();
+    int before = fleet.json("/api/sweeps").size();
     String wrong = "Bearer wrong-" + LocalFleet.TOKEN.substring(4);
     for (String authorization : java.util.Arrays.asList(null, wrong)) {
       HttpResponse<String> response = fleet.post(fleet.coordinatorUrl() + "/api/sweeps", "{\"suite\":\"stride\"}",
@@ -169,7 +157,7 @@ class FleetEndToEndIT {
       assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
       assertThat(json(response).path("field").asText()).isEqualTo("Authorization");
     }
-    assertThat(json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps", "application/json"))).hasSize(before);
+    assertThat(fleet.json("/api/sweeps")).hasSize(before);
     assertThat(fleet.log("coordinator")).contains("refused").doesNotContain(LocalFleet.TOKEN)
         .doesNotContain(wrong.substring("Bearer ".length()));
   }
@@ -180,16 +168,7 @@ class FleetEndToEndIT {
         throw new AssertionError("a process exited:\n--- coordinator\n" + fleet.log("coordinator")
             + "\n--- agent\n" + fleet.log("agent"));
       }
-      for (JsonNode agent : json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))) {
-        if (fleet.agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
-          for (JsonNode device : agent.path("devices")) {
-            if ("cpu".equals(device.path("kind").asText())) {
-              return device.path("id").asText();
-            }
-          }
-        }
-      }
-      return null;
+      return LocalFleet.onlineCpuDevice(fleet.json("/api/agents"), fleet.agentId);
     });
   }
 
@@ -232,25 +211,7 @@ class FleetEndToEndIT {
   }
 
   private static <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    Exception last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (java.io.IOException e) {
-        last = e; // not up yet
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("timed out waiting for " + what + (last == null ? "" : " (last: " + last + ")")
-        + "\n--- coordinator log\n" + tail(fleet.log("coordinator")) + "\n--- agent log\n" + tail(fleet.log("agent"))
-        + "\n--- dashboard log\n" + tail(fleet.log("dashboard")));
-  }
-
-  private static String tail(String log) {
-    return log.length() > 4000 ? log.substring(log.length() - 4000) : log;
+    return new Poll(Duration.ofMillis(500), java.io.IOException.class, () -> "",
+        () -> Poll.tails(fleet, List.of("coordinator", "agent", "dashboard"))).until(what, seconds, probe);
   }
 }

@@ -69,6 +69,21 @@ abstract class FleetFaults {
     });
   }
 
+  /** The message of the sweep's first run once that run is INTERRUPTED. */
+  String awaitInterrupted(FaultRest api, String sweepId, int seconds) throws Exception {
+    return await("first run INTERRUPTED", seconds, () -> {
+      JsonNode run = sweepView(api, sweepId).path("runs").get(0);
+      return "INTERRUPTED".equals(run.path("state").asText()) ? run.path("message").asText() : null;
+    });
+  }
+
+  /** Every result measured by a run cut short: those stored and those still waiting, unacked, in the outbox. */
+  static Set<String> measured(Tally stored, Set<String> unacked) {
+    Set<String> all = new java.util.HashSet<>(stored.ids());
+    all.addAll(unacked);
+    return all;
+  }
+
   /** One case of a run, as the store holds it. */
   record Tally(int rows, Set<String> ids, Set<String> cases, List<Instant> measuredAt) {
     int duplicated() {
@@ -101,18 +116,8 @@ abstract class FleetFaults {
 
   /** The CPU device of {@code agentId} once the coordinator behind {@code api} has it online. */
   String awaitCpuDevice(FaultRest api, String agentId) throws Exception {
-    return await("agent " + agentId + " online with a CPU device", 180, () -> {
-      for (JsonNode agent : api.get("/api/agents")) {
-        if (agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
-          for (JsonNode device : agent.path("devices")) {
-            if ("cpu".equals(device.path("kind").asText())) {
-              return device.path("id").asText();
-            }
-          }
-        }
-      }
-      return null;
-    });
+    return await("agent " + agentId + " online with a CPU device", 180,
+        () -> LocalFleet.onlineCpuDevice(api.get("/api/agents"), agentId));
   }
 
   /** Result files waiting for their ack, by id (temp files and corrupt/ are not results in flight). */
@@ -170,32 +175,7 @@ abstract class FleetFaults {
    */
   static <T> T await(LocalFleet fleet, List<String> logNames, String what, int seconds, Callable<T> probe)
       throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    Exception last = null;
-    List<String> exited = List.of();
-    while (System.nanoTime() < deadline && exited.isEmpty()) {
-      exited = fleet.exited();
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (IOException e) {
-        last = e; // down or restarting: try again
-      }
-      Thread.sleep(500);
-    }
-    StringBuilder logs = new StringBuilder();
-    for (String name : logNames) {
-      String log = fleet.log(name);
-      if (!log.startsWith("(no log")) {
-        logs.append("\n--- ").append(name).append(" log (tail)\n")
-            .append(log.length() > 6000 ? log.substring(log.length() - 6000) : log);
-      }
-    }
-    throw new AssertionError((exited.isEmpty() ? "timed out after " + seconds + " s" : exited + " exited")
-        + " waiting for " + what
-        + (last == null ? "" : " (last: " + last + ")") + logs);
+    return Poll.onFleet(fleet, IOException.class, logNames).until(what, seconds, probe);
   }
 
   /** {@code base} with {@code more} over it: a process's environment and what one test or transport adds. */

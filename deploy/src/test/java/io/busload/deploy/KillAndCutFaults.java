@@ -49,10 +49,11 @@ abstract class KillAndCutFaults extends FleetFaults {
     return List.of("coordinator", "leader", "follower", "agent");
   }
 
-  /** Fault 1: kill -9 the coordinator in the middle of a sweep, restart it: every result arrives exactly once. */
-  @Test
-  void killCoordinatorMidSweep_restarted_everyResultStoredOnce() throws Exception {
-    String fault = fault("kill-coordinator");
+  /** What {@link #startOnLoopback} started: the transport, the agent's outbox, the REST API and the CPU device. */
+  record OnLoopback(Transport transport, Path outbox, FaultRest api, String device) {}
+
+  /** A coordinator and a CPU agent on loopback under this class's transport, once the agent's device is online. */
+  OnLoopback startOnLoopback(String fault) throws Exception {
     Path work = work(fault);
     fleet = new LocalFleet(work);
     Transport transport = transport(work, LOOPBACK, LOOPBACK, fleet.agentId);
@@ -60,8 +61,18 @@ abstract class KillAndCutFaults extends FleetFaults {
     fleet.startCoordinator("coordinator", fleet.data, fleet.coordinatorPort, List.of(), transport.coordinator());
     fleet.startCpuAgent("agent", fleet.agentId, outbox, List.of(), transport.agent());
     FaultRest api = FaultRest.loopback(fleet.coordinatorPort);
-    String device = awaitCpuDevice(api, fleet.agentId);
-    String sweepId = sweep(api, device, SLOW_SWEEP);
+    return new OnLoopback(transport, outbox, api, awaitCpuDevice(api, fleet.agentId));
+  }
+
+  /** Fault 1: kill -9 the coordinator in the middle of a sweep, restart it: every result arrives exactly once. */
+  @Test
+  void killCoordinatorMidSweep_restarted_everyResultStoredOnce() throws Exception {
+    String fault = fault("kill-coordinator");
+    OnLoopback started = startOnLoopback(fault);
+    Transport transport = started.transport();
+    Path outbox = started.outbox();
+    FaultRest api = started.api();
+    String sweepId = sweep(api, started.device(), SLOW_SWEEP);
 
     Tally atKill = awaitStored(api, sweepId, 5);
     fleet.kill("coordinator");

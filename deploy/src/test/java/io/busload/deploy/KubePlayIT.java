@@ -245,25 +245,16 @@ class KubePlayIT {
   }
 
   private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    Exception last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (Exception e) {
-        last = e;
-      }
-      Thread.sleep(1000);
-    }
+    return new Poll(Duration.ofSeconds(1), Exception.class, () -> "", this::podLogs).until(what, seconds, probe);
+  }
+
+  private String podLogs() throws java.io.IOException, InterruptedException {
     StringBuilder logs = new StringBuilder();
     for (Path file : played) {
       logs.append("\n--- ").append(podName(file)).append('\n')
           .append(podman.attempt("pod", "logs", "--tail", "60", podName(file)).output());
     }
-    throw new AssertionError("timed out: " + what + (last == null ? "" : " (last: " + last + ")") + logs);
+    return logs.toString();
   }
 
   private static Container container(PodSpec spec) {

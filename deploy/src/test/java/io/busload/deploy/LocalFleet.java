@@ -1,5 +1,7 @@
 package io.busload.deploy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.busload.protocol.JsonCodec;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -84,18 +86,31 @@ final class LocalFleet implements AutoCloseable {
         "--data", dataDir.toString(), "--http-port", String.valueOf(httpPort)), env);
   }
 
+  /**
+   * An agent's CPU device measures with one thread per processor the JVM sees, as hard as it can for each case's
+   * time; these tests are about delivery, not the CPU's speed, and several run side by side on a small machine, so
+   * their agents see one processor. A case still takes its time (the CPU's cap is in seconds), with half the load.
+   */
+  private static final String ONE_CPU = "-XX:ActiveProcessorCount=1";
+
+  /**
+   * The processes live for a minute or two and are judged on what they deliver, not on how fast they compute: the
+   * quick compiler alone spends far less CPU warming up than the optimising one would, on a machine the tests share.
+   */
+  private static final String QUICK_JIT = "-XX:TieredStopAtLevel=1";
+
   /** An agent serving the CPU only, its outbox where the test can count the files in it. */
   void startCpuAgent(String name, String id, Path outbox, List<String> prefix, Map<String, String> env)
       throws IOException {
     Map<String, String> all = new HashMap<>(env);
     all.put("BUSLOAD_AGENT_ID", id);
     all.put("BUSLOAD_OUTBOX", outbox.toString());
-    start(name, prefix, List.of("-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent", "--device", "cpu"),
-        all);
+    start(name, prefix, List.of(ONE_CPU, "-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent", "--device",
+        "cpu"), all);
   }
 
   void startAgent() throws IOException {
-    start("agent", List.of("-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent"),
+    start("agent", List.of(ONE_CPU, "-cp", classpath("agent.jar"), "io.busload.agent.Main", "agent"),
         Map.of("BUSLOAD_AGENT_ID", agentId));
   }
 
@@ -160,6 +175,41 @@ final class LocalFleet implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /** The coordinator's answer to a GET of {@code path} ({@code /api/...}) as JSON. */
+  JsonNode json(String path) throws IOException, InterruptedException {
+    return JsonCodec.MAPPER.readTree(get(coordinatorUrl() + path, "application/json").body());
+  }
+
+  /** A stride sweep of 65,536 elements on {@code deviceId}, created through the REST API; its id. */
+  String strideSweep(String deviceId) throws IOException, InterruptedException {
+    HttpResponse<String> created = post(coordinatorUrl() + "/api/sweeps",
+        "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
+    if (created.statusCode() != 201) {
+      throw new AssertionError("sweep not created: " + created.statusCode() + " " + created.body());
+    }
+    return JsonCodec.MAPPER.readTree(created.body()).get("id").asText();
+  }
+
+  /** The sweep's view once it is DONE, null before. */
+  JsonNode sweepIfDone(String sweepId) throws IOException, InterruptedException {
+    JsonNode sweep = json("/api/sweeps/" + sweepId);
+    return "DONE".equals(sweep.path("state").asText()) ? sweep : null;
+  }
+
+  /** The id of {@code agentId}'s CPU device when {@code agents} (the REST API's agent list) has it online, else null. */
+  static String onlineCpuDevice(JsonNode agents, String agentId) {
+    for (JsonNode agent : agents) {
+      if (agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
+        for (JsonNode device : agent.path("devices")) {
+          if ("cpu".equals(device.path("kind").asText())) {
+            return device.path("id").asText();
+          }
+        }
+      }
+    }
+    return null;
+  }
+
   String log(String name) {
     try {
       return Files.readString(logs.resolve(name + ".log"));
@@ -179,6 +229,7 @@ final class LocalFleet implements AutoCloseable {
     command.addAll(Arrays.asList(System.getProperty("busload.jvmFlags", "--enable-native-access=ALL-UNNAMED")
         .trim().split("\\s+")));
     command.add("-Xmx768m");
+    command.add(QUICK_JIT);
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
@@ -200,31 +251,68 @@ final class LocalFleet implements AutoCloseable {
     return bundle.resolve(jar) + java.io.File.pathSeparator + bundle.resolve("lib") + "/*";
   }
 
+  /**
+   * A port for a process the test starts next. The integration tests run in several JVMs at once and bind their
+   * ports seconds after choosing them, so a port the kernel hands out (a bind to port 0) may be handed to another
+   * JVM meanwhile. These come from below the kernel's ephemeral range instead, free when chosen, and each is
+   * claimed by a file that only one JVM can create, so no two fleets of one build share a port.
+   */
   static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
-    }
+    return claim(1);
   }
 
-  /** A port whose next 20 are free too: Hazelcast tries the range. */
+  /** A port whose next 20 are free and claimed too: Hazelcast tries the range. */
   private static int freeRange() {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(20000, 40000);
-      boolean free = true;
-      for (int port = base; port < base + 21 && free; port++) {
-        try (ServerSocket socket = new ServerSocket(port)) {
-          socket.setReuseAddress(true);
-        } catch (IOException e) {
-          free = false;
+    return claim(21);
+  }
+
+  private static final Path CLAIMS = Path.of("target", "port-claims");
+  private static final int LOWEST = 20000;
+  /** Linux's ephemeral ports start here unless a machine is set otherwise. */
+  private static final int EPHEMERAL = 32768;
+
+  private static int claim(int count) {
+    try {
+      Files.createDirectories(CLAIMS);
+      for (int attempt = 0; attempt < 500; attempt++) {
+        int base = ThreadLocalRandom.current().nextInt(LOWEST, EPHEMERAL - count);
+        List<Path> claimed = new ArrayList<>();
+        try {
+          for (int port = base; port < base + count; port++) {
+            try (ServerSocket socket = new ServerSocket(port)) {
+              socket.setReuseAddress(true);
+            }
+            claimed.add(claimFile(CLAIMS.resolve(String.valueOf(port))));
+          }
+          return base;
+        } catch (IOException taken) {
+          for (Path file : claimed) {
+            Files.deleteIfExists(file);
+          }
         }
       }
-      if (free) {
-        return base;
-      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot claim ports under " + CLAIMS.toAbsolutePath(), e);
     }
-    throw new IllegalStateException("no free port range for Hazelcast");
+    throw new IllegalStateException("no " + count + " free port(s) between " + LOWEST + " and " + EPHEMERAL);
+  }
+
+  /** The claim, holding this JVM's pid; a claim whose JVM has ended is stale and taken over. */
+  private static Path claimFile(Path file) throws IOException {
+    String pid = String.valueOf(ProcessHandle.current().pid());
+    try {
+      return Files.writeString(file, pid, java.nio.file.StandardOpenOption.CREATE_NEW);
+    } catch (java.nio.file.FileAlreadyExistsException held) {
+      String holder = Files.readString(file).strip();
+      // An empty claim is one being written this moment.
+      boolean alive = holder.isEmpty() || ProcessHandle.of(Long.parseLong(holder)).map(ProcessHandle::isAlive)
+          .orElse(false);
+      if (alive) {
+        throw held;
+      }
+      Files.delete(file);
+      return Files.writeString(file, pid, java.nio.file.StandardOpenOption.CREATE_NEW);
+    }
   }
 
   @Override

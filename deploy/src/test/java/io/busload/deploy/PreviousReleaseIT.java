@@ -7,7 +7,6 @@ import io.busload.coordinator.api.RestApi;
 import io.busload.protocol.Ack;
 import io.busload.protocol.AgentHello;
 import io.busload.protocol.DeviceInfo;
-import io.busload.protocol.JsonCodec;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.bridge.BridgeClient;
 import io.busload.protocol.bridge.BridgeJson;
@@ -77,24 +76,11 @@ class PreviousReleaseIT {
 
   @Test
   void previousReleaseAgent_overTheBridgeWithMutualTls_sweepDoneNothingLost() throws Exception {
-    String deviceId = await("the previous release's agent online", 180, () -> {
-      for (JsonNode agent : json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))) {
-        if (fleet.agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
-          return agent.path("devices").path(0).path("id").asText();
-        }
-      }
-      return null;
-    });
-    HttpResponse<String> created = fleet.post(fleet.coordinatorUrl() + "/api/sweeps",
-        "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    String sweepId = JsonCodec.MAPPER.readTree(created.body()).get("id").asText();
-    JsonNode sweep = await("sweep done", 240, () -> {
-      JsonNode s = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps/" + sweepId, "application/json"));
-      return "DONE".equals(s.path("state").asText()) ? s : null;
-    });
-    JsonNode results = json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId,
-        "application/json"));
+    String deviceId = await("the previous release's agent online", 180,
+        () -> LocalFleet.onlineCpuDevice(fleet.json("/api/agents"), fleet.agentId));
+    String sweepId = fleet.strideSweep(deviceId);
+    JsonNode sweep = await("sweep done", 240, () -> fleet.sweepIfDone(sweepId));
+    JsonNode results = fleet.json("/api/results?sweepId=" + sweepId);
     List<String> left;
     try (Stream<Path> files = Files.list(dir.resolve("outbox"))) {
       left = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).toList();
@@ -120,7 +106,7 @@ class PreviousReleaseIT {
   @Test
   void nextReleaseAgent_helloOfANewerSchema_refusedNamingBothReleasesCountedAndCoordinatorServesOn() throws Exception {
     JsonNode version = await("the coordinator answering", 180,
-        () -> json(fleet.get(fleet.coordinatorUrl() + "/api/version", "application/json")));
+        () -> fleet.json("/api/version"));
     Vertx vertx = Vertx.vertx();
     try {
       FleetTls.Loaded tls = FleetTls.inDirectory(certs.resolve("agent-" + NEXT)).load("agent");
@@ -150,7 +136,7 @@ class PreviousReleaseIT {
       assertThat(fleet.get(fleet.coordinatorUrl() + "/metrics", "text/plain").body()).contains(
           "busload_messages_refused_total{address=\"busload.agent.hello\",reason=\"schema\"} 1.0");
       List<String> agents = new ArrayList<>();
-      json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))
+      fleet.json("/api/agents")
           .forEach(a -> agents.add(a.path("agentId").asText()));
       assertThat(agents).doesNotContain(NEXT);
       HttpResponse<String> health = fleet.get(fleet.coordinatorUrl() + "/health", "application/json");
@@ -166,27 +152,8 @@ class PreviousReleaseIT {
     }
   }
 
-  private static JsonNode json(HttpResponse<String> response) throws Exception {
-    return JsonCodec.MAPPER.readTree(response.body());
-  }
 
   private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    Throwable last = null;
-    while (System.nanoTime() < deadline) {
-      assertThat(fleet.exited()).as("processes that exited; coordinator:\n" + fleet.log("coordinator")
-          + "\n--- previous-agent:\n" + fleet.log("previous-agent")).isEmpty();
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (Exception e) {
-        last = e;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("timed out: " + what + (last == null ? "" : " (last: " + last + ")")
-        + "\n--- coordinator\n" + fleet.log("coordinator") + "\n--- previous-agent\n" + fleet.log("previous-agent"));
+    return Poll.onFleet(fleet, Exception.class, List.of("coordinator", "previous-agent")).until(what, seconds, probe);
   }
 }

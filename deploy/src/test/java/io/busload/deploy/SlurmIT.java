@@ -134,14 +134,10 @@ class SlurmIT extends FleetFaults {
     Path outbox = spool.resolve("outbox").resolve(node);
     await("the cancelled job gone", 60, () -> squeue().contains(jobId) ? null : true);
     Set<String> unacked = outboxFiles(outbox);
-    String message = await("first run INTERRUPTED", 90, () -> {
-      JsonNode run = sweepView(api, first).path("runs").get(0);
-      return "INTERRUPTED".equals(run.path("state").asText()) ? run.path("message").asText() : null;
-    });
+    String message = awaitInterrupted(api, first, 90);
     Duration toInterrupt = Duration.between(cancelled, Instant.now());
     Tally partial = tally(api, first);
-    Set<String> measured = new HashSet<>(partial.ids());
-    measured.addAll(unacked);
+    Set<String> measured = measured(partial, unacked);
 
     awaitDone(api, next, "the next sweep DONE through a new job");
     await("outbox drained", 120, () -> outboxFiles(outbox).isEmpty() ? true : null);

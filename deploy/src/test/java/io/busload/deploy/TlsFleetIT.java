@@ -3,9 +3,7 @@ package io.busload.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.busload.protocol.JsonCodec;
 import io.busload.testsupport.FleetCerts;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,27 +76,13 @@ class TlsFleetIT {
 
   @Test
   void sweep_overTlsFromBusloadCerts_storedAndStrangerAgentNeverOnline() throws Exception {
-    String deviceId = await("agent online over TLS", 150, () -> {
-      assertThat(fleet.exited()).as("processes that exited").isEmpty();
-      for (JsonNode agent : json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))) {
-        if (fleet.agentId.equals(agent.path("agentId").asText()) && agent.path("online").asBoolean()) {
-          return agent.path("devices").path(0).path("id").asText();
-        }
-      }
-      return null;
-    });
-    HttpResponse<String> created = fleet.post(fleet.coordinatorUrl() + "/api/sweeps",
-        "{\"suite\":\"stride\",\"devices\":[\"" + deviceId + "\"],\"options\":{\"elements\":\"65536\"}}");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    String sweepId = JsonCodec.MAPPER.readTree(created.body()).get("id").asText();
-    JsonNode sweep = await("sweep done", 240, () -> {
-      JsonNode s = json(fleet.get(fleet.coordinatorUrl() + "/api/sweeps/" + sweepId, "application/json"));
-      return "DONE".equals(s.path("state").asText()) ? s : null;
-    });
-    JsonNode results = json(fleet.get(fleet.coordinatorUrl() + "/api/results?sweepId=" + sweepId,
-        "application/json"));
+    String deviceId = await("agent online over TLS", 150,
+        () -> LocalFleet.onlineCpuDevice(fleet.json("/api/agents"), fleet.agentId));
+    String sweepId = fleet.strideSweep(deviceId);
+    JsonNode sweep = await("sweep done", 240, () -> fleet.sweepIfDone(sweepId));
+    JsonNode results = fleet.json("/api/results?sweepId=" + sweepId);
     List<String> agents = new ArrayList<>();
-    json(fleet.get(fleet.coordinatorUrl() + "/api/agents", "application/json"))
+    fleet.json("/api/agents")
         .forEach(a -> agents.add(a.path("agentId").asText()));
 
     assertThat(results.size()).isEqualTo(sweep.path("total").asInt()).isPositive();
@@ -115,27 +99,8 @@ class TlsFleetIT {
         + "not among them%n", getClass().getSimpleName(), results.size(), agents, unanswered, strangerTurnedAway());
   }
 
-  private static JsonNode json(HttpResponse<String> response) throws Exception {
-    return JsonCodec.MAPPER.readTree(response.body());
-  }
 
   private <T> T await(String what, int seconds, Callable<T> probe) throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    Throwable last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        T value = probe.call();
-        if (value != null) {
-          return value;
-        }
-      } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + "\n--- coordinator\n" + fleet.log("coordinator") + "\n--- agent\n"
-            + fleet.log("agent"), e);
-      } catch (Exception e) {
-        last = e;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("timed out: " + what + (last == null ? "" : " (last: " + last + ")"));
+    return Poll.onFleet(fleet, Exception.class, List.of("coordinator", "agent")).until(what, seconds, probe);
   }
 }

@@ -1,5 +1,5 @@
-// 3x3 fp64 convolution on an n x n row-major image (issue 3, family "conv2d";
-// seeds/conv2d-global-mem-coalesce.md): the seed's filter (-1 everywhere, 8 in the centre), taps outside
+// 3x3 fp64 convolution on an n x n row-major image (family "conv2d"): an edge filter (-1 everywhere, 8 in the
+// centre) whose only difference between the two kernels is which of row and column threadIdx.x walks; taps outside
 // the image skipped (zero padding), accumulated in the order (dr, dc) = (-1,-1), (-1,0), ..., (1,1) with
 // explicit fma, starting from 0.0, so the CPU reference (Math.fma in the same order) matches.
 // Arguments of both entry points, in order (io.busload.kernels.families.Conv2d):

@@ -1,4 +1,4 @@
-// Copy families of issue 3: offset (misaligned) copy, element type x stride, vectorised copy.
+// Copy families: offset (misaligned) copy, element type x stride, vectorised copy.
 // out[i] = in[i * stride + offset] for i < n, T being the element type moved as one access per lane.
 // Every entry point's arguments must match its Java family (OffsetCopy, TypedCopy, VectorCopy).
 //

@@ -1,4 +1,4 @@
-// Deliberate faults (issue 6, family "faults"; suite "faults" only, never part of "coalescing"): they check that
+// Deliberate faults (family "faults"; suite "faults" only, never part of "coalescing"): they check that
 // a kernel gone wrong fails its own case with the CUDA error's name and that the agent carries on.
 // Arguments (io.busload.kernels.families.Faults):
 //   busload_faults_oob_write_f32: float* out, unsigned long long n, unsigned long long offset

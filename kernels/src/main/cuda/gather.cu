@@ -1,4 +1,4 @@
-// Indexed fp32 copies (issue 3, family "gather"): gather out[i] = in[idx[i]], scatter out[idx[i]] = in[i],
+// Indexed fp32 copies (family "gather"): gather out[i] = in[idx[i]], scatter out[idx[i]] = in[i],
 // for i < n, where idx is a permutation of 0..n-1, either sorted (the identity: the indirection's cost with
 // perfect coalescing) or random (one sector per lane on the indexed side).
 // Arguments of both entry points, in order (io.busload.kernels.families.Gather):

@@ -1,4 +1,4 @@
-// Interconnect suite of issue 14: the SM's side of a link. The copy engines' side is the driver's cuMemcpy*Async
+// Interconnect suite: the SM's side of a link. The copy engines' side is the driver's cuMemcpy*Async
 // (Step.Copy); these kernels move the same bytes with loads and stores, so the link is driven by the SMs:
 //  - host to device: src is mapped pinned host memory (zero-copy loads over PCIe or C2C), dst device memory;
 //  - device to host: src device memory, dst mapped pinned host memory (stores cross the link);

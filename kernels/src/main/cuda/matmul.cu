@@ -1,7 +1,6 @@
-// Square fp32 matmul C = A x B, all n x n row-major: issue 3's MATMUL family, the coalescing lesson of
-// seeds/coalescing-bus-metaphor.txt (naive vs the remap, as a % of cuBLAS) and seeds/gpuflight-row-vs-col-matmul.txt
-// (row- vs column-per-thread). Same multiplies and adds in every kernel; only the thread-to-data mapping
-// differs. Arguments of every entry point: (const float* a, const float* b, float* c, int n), matching
+// Square fp32 matmul C = A x B, all n x n row-major (family MATMUL): the naive mapping against the remap that
+// lets a warp's 32 lanes read consecutive elements, each as a % of cuBLAS, and row- against column-per-thread.
+// Same multiplies and adds in every kernel; only the thread-to-data mapping differs. Arguments of every entry point: (const float* a, const float* b, float* c, int n), matching
 // io.busload.kernels.matmul.Matmul. Offsets are 64-bit (size_t) so n * n past 2^31 stays right.
 // A warp is 32 consecutive threadIdx.x (x fills before y moves): which index moves with threadIdx.x decides
 // whether a load slides along a row (coalesced) or leaps n floats per lane (one sector per lane).
@@ -45,8 +44,8 @@ extern "C" __global__ void busload_matmul_coalesced(const float* __restrict__ a,
   }
 }
 
-// Row per thread (gpuflight's kernel): thread x on rows, each thread walking a strip of 32 columns of its row;
-// grid (ceil(n / blockDim.x), n / 32). The strip keeps a warp's addresses exactly those of the seed's kernel
+// Row per thread: thread x on rows, each thread walking a strip of 32 columns of its row; grid
+// (ceil(n / blockDim.x), n / 32). The strip keeps a warp's addresses exactly those of one thread per row
 // (lanes on consecutive rows, one column) while giving an n = 4096 matrix 16384 warps instead of 128.
 extern "C" __global__ void busload_matmul_row_per_thread(const float* __restrict__ a, const float* __restrict__ b,
                                                          float* __restrict__ c, int n) {
@@ -61,7 +60,7 @@ extern "C" __global__ void busload_matmul_row_per_thread(const float* __restrict
   }
 }
 
-// Column per thread (gpuflight's fix): thread x on columns, each thread walking a strip of 32 rows of its column;
+// Column per thread (the fix): thread x on columns, each thread walking a strip of 32 rows of its column;
 // grid (ceil(n / blockDim.x), n / 32). Lanes on consecutive columns: B loads and C stores coalesce, A broadcasts.
 extern "C" __global__ void busload_matmul_col_per_thread(const float* __restrict__ a, const float* __restrict__ b,
                                                          float* __restrict__ c, int n) {

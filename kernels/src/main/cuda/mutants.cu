@@ -1,4 +1,4 @@
-// Deliberately wrong kernels (issue 12, family "mutants"; suite "mutants" only, never part of "coalescing"): each
+// Deliberately wrong kernels (family "mutants"; suite "mutants" only, never part of "coalescing"): each
 // is a real kernel of the catalog with one mistake a review could miss, and each must FAIL its output check. If
 // one passes, a wrong kernel of that kind could pass too. io.busload.kernels.families.Mutants gives each the real
 // kernel's program (buffers, launch geometry, check) and a Java twin of the same mistake for the CPU backend.
@@ -11,6 +11,8 @@
 //   busload_mutant_copy_late:          busload_stride_copy_f32 (stride 1) right on its first launch; from the
 //                                      second on, out[0] gets in[1]: only a check after the timed launches sees it.
 // Arguments and launch geometry: those of the kernel each one mutates.
+#include "shared_sum.cuh"
+
 #define BUSLOAD_MUTANT_TILE 32
 #define BUSLOAD_MUTANT_BLOCK 256
 #define BUSLOAD_MUTANT_PER_THREAD 4
@@ -43,14 +45,8 @@ extern "C" __global__ void busload_mutant_matmul_short_tile(const float* __restr
 extern "C" __global__ void busload_mutant_reduction_drop_block(const float* __restrict__ in,
                                                                float* __restrict__ partials, unsigned long long n) {
   __shared__ float s_data[BUSLOAD_MUTANT_BLOCK];
-  const unsigned int tid = threadIdx.x;
-  const unsigned long long i = (unsigned long long)blockIdx.x * BUSLOAD_MUTANT_BLOCK + tid;
-  s_data[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned int s = BUSLOAD_MUTANT_BLOCK / 2; s > 0; s /= 2) {
-    if (tid < s) s_data[tid] += s_data[tid + s];
-    __syncthreads();
-  }
+  const unsigned int tid = busload_shared_load(s_data, in, n, BUSLOAD_MUTANT_BLOCK);
+  busload_shared_sum_halving(s_data, tid, BUSLOAD_MUTANT_BLOCK);
   if (tid == 0) partials[blockIdx.x] = blockIdx.x == 1 ? 0.0f : s_data[0];
 }
 

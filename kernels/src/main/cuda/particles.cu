@@ -1,4 +1,4 @@
-// Particle update in three layouts (issue 3, family "particles"; seeds/coalescing-patterns-a100.txt):
+// Particle update in three layouts (family "particles", AoS, SoA and AoSoA):
 // every particle has 8 fp32 fields x, y, z, vx, vy, vz, mass, charge; one launch moves every particle by
 // its velocity, in place: x = fmaf(vx, dt, x) (likewise y, z). mass and charge are carried, never read:
 // in AoS they share the position's sectors, which is the cost the layouts compare.

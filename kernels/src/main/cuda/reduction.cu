@@ -1,4 +1,4 @@
-// fp32 sum of n elements (issue 3, family "reduction"), always in two launches: a first kernel writes one
+// fp32 sum of n elements (family "reduction"), always in two launches: a first kernel writes one
 // partial sum per block to partials[blockIdx.x], then busload_reduction_final (one block of 256 threads)
 // sums the partials into out[0]. The variants differ only in the first kernel:
 //   interleaved: Harris' reduction #1, interleaved addressing with tid % (2s): divergent warps;
@@ -12,16 +12,15 @@
 //     shuffle: block 256, grid min(ceil(n / 1024), 1024), grid-stride.
 //   busload_reduction_final: const float* partials, float* out, unsigned int count; block 256, grid 1.
 // Shared memory is static (256 floats, or 8 for shuffle); no dynamic shared memory.
+#include "shared_sum.cuh"
+
 #define BUSLOAD_REDUCTION_BLOCK 256
 #define BUSLOAD_REDUCTION_WARPS (BUSLOAD_REDUCTION_BLOCK / 32)
 
 extern "C" __global__ void busload_reduction_interleaved(const float* __restrict__ in,
                                                          float* __restrict__ partials, unsigned long long n) {
   __shared__ float s_data[BUSLOAD_REDUCTION_BLOCK];
-  const unsigned int tid = threadIdx.x;
-  const unsigned long long i = (unsigned long long)blockIdx.x * BUSLOAD_REDUCTION_BLOCK + tid;
-  s_data[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
+  const unsigned int tid = busload_shared_load(s_data, in, n, BUSLOAD_REDUCTION_BLOCK);
   for (unsigned int s = 1; s < BUSLOAD_REDUCTION_BLOCK; s *= 2) {
     if (tid % (2 * s) == 0) s_data[tid] += s_data[tid + s];
     __syncthreads();
@@ -32,10 +31,7 @@ extern "C" __global__ void busload_reduction_interleaved(const float* __restrict
 extern "C" __global__ void busload_reduction_strided(const float* __restrict__ in,
                                                      float* __restrict__ partials, unsigned long long n) {
   __shared__ float s_data[BUSLOAD_REDUCTION_BLOCK];
-  const unsigned int tid = threadIdx.x;
-  const unsigned long long i = (unsigned long long)blockIdx.x * BUSLOAD_REDUCTION_BLOCK + tid;
-  s_data[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
+  const unsigned int tid = busload_shared_load(s_data, in, n, BUSLOAD_REDUCTION_BLOCK);
   for (unsigned int s = 1; s < BUSLOAD_REDUCTION_BLOCK; s *= 2) {
     const unsigned int index = 2 * s * tid;
     if (index < BUSLOAD_REDUCTION_BLOCK) s_data[index] += s_data[index + s];
@@ -47,14 +43,8 @@ extern "C" __global__ void busload_reduction_strided(const float* __restrict__ i
 extern "C" __global__ void busload_reduction_sequential(const float* __restrict__ in,
                                                         float* __restrict__ partials, unsigned long long n) {
   __shared__ float s_data[BUSLOAD_REDUCTION_BLOCK];
-  const unsigned int tid = threadIdx.x;
-  const unsigned long long i = (unsigned long long)blockIdx.x * BUSLOAD_REDUCTION_BLOCK + tid;
-  s_data[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned int s = BUSLOAD_REDUCTION_BLOCK / 2; s > 0; s /= 2) {
-    if (tid < s) s_data[tid] += s_data[tid + s];
-    __syncthreads();
-  }
+  const unsigned int tid = busload_shared_load(s_data, in, n, BUSLOAD_REDUCTION_BLOCK);
+  busload_shared_sum_halving(s_data, tid, BUSLOAD_REDUCTION_BLOCK);
   if (tid == 0) partials[blockIdx.x] = s_data[0];
 }
 

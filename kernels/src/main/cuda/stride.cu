@@ -1,4 +1,4 @@
-// Strided fp32 copy, the coalescing experiment of issue 2: out[i] = in[i * stride] for i < n.
+// Strided fp32 copy, the coalescing experiment itself: out[i] = in[i * stride] for i < n.
 // 64-bit index math so n * stride past 2^31 stays right.
 // Arguments must match io.busload.kernels.Catalog.STRIDE_COPY_FP32 (input, output, elements, stride).
 //

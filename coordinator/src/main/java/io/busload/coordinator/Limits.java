@@ -1,5 +1,6 @@
 package io.busload.coordinator;
 
+import io.busload.protocol.EnvNumbers;
 import java.time.Duration;
 import java.util.Map;
 
@@ -103,14 +104,6 @@ public record Limits(int ingestWorkers, int analysisWorkers, int analysisConnect
   }
 
   private static int number(Map<String, String> env, String field, int fallback) {
-    String value = env.get(field);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(value.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(field + ": not a whole number: '" + value.strip() + "'");
-    }
+    return EnvNumbers.wholeNumber(env, field, fallback, "a whole number");
   }
 }

@@ -14,18 +14,7 @@ import java.util.UUID;
  * Operators' marks that restart a series' baseline (a new driver, a replaced card): stored, then published on
  * {@link RegressionWatch#ACCEPTED_CHANGES} so every coordinator's regression watch restarts the series it covers.
  */
-public final class AcceptedChanges {
-  private final EventBus bus;
-  private final AgentStore agents;
-  private final VerdictStore verdicts;
-  private final Clock clock;
-
-  public AcceptedChanges(EventBus bus, AgentStore agents, VerdictStore verdicts, Clock clock) {
-    this.bus = bus;
-    this.agents = agents;
-    this.verdicts = verdicts;
-    this.clock = clock;
-  }
+public record AcceptedChanges(EventBus bus, AgentStore agents, VerdictStore verdicts, Clock clock) {
 
   /**
    * Stores and announces a mark on {@code device} ({@code kernel}, {@code params} null: all of them) from

@@ -28,18 +28,8 @@ import org.slf4j.LoggerFactory;
  * for notices. Pushed results ({@code ./busload push}) are not judged: a push token can name any device id, and must
  * not be able to call a fleet device FAILED. Checks run as ordered blocking tasks, after the agent has its ack, so judging never slows ingest.
  */
-public final class HealthWatch {
+public record HealthWatch(Vertx vertx, HealthStore store, Clock clock) {
   private static final Logger LOG = LoggerFactory.getLogger(HealthWatch.class);
-
-  private final Vertx vertx;
-  private final HealthStore store;
-  private final Clock clock;
-
-  public HealthWatch(Vertx vertx, HealthStore store, Clock clock) {
-    this.vertx = vertx;
-    this.store = store;
-    this.clock = clock;
-  }
 
   /** Judges each device with health in {@code stored}; completes with what storing each verdict changed. */
   public Future<List<HealthStore.Stored>> check(List<KernelResult> stored) {

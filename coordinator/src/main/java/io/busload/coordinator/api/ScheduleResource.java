@@ -30,9 +30,7 @@ public record ScheduleResource(Vertx vertx, ScheduleStore schedules, AgentStore 
 
   @Override
   public void mount(Mounts api) {
-    Router routes = api.at("/api/schedules");
-    routes.post("/").handler(Requests.body()).handler(this::create);
-    routes.get("/").handler(this::list);
+    Router routes = api.collection("/api/schedules", this::create, this::list);
     routes.get("/:id").handler(this::one);
     routes.put("/:id").handler(Requests.body()).handler(this::update);
     routes.post("/:id/pause").handler(ctx -> setPaused(ctx, true));

@@ -12,7 +12,6 @@ import io.busload.coordinator.store.SweepStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.Collection;
@@ -32,10 +31,7 @@ public record SweepResource(Vertx vertx, SweepStore sweeps, Fleet fleet, RunQueu
 
   @Override
   public void mount(Mounts api) {
-    Router routes = api.at("/api/sweeps");
-    routes.post("/").handler(Requests.body()).handler(this::create);
-    routes.get("/").handler(this::list);
-    routes.get("/:id").handler(this::one);
+    api.collection("/api/sweeps", this::create, this::list).get("/:id").handler(this::one);
   }
 
   /** Without Slurm: a sweep that names a partition is refused. */

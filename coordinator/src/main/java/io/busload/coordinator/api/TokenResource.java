@@ -9,7 +9,6 @@ import io.busload.protocol.JsonCodec;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.time.Clock;
@@ -34,10 +33,7 @@ public record TokenResource(Vertx vertx, ApiTokenStore store, ApiTokens tokens, 
 
   @Override
   public void mount(Mounts api) {
-    Router routes = api.at("/api/tokens");
-    routes.post("/").handler(Requests.body()).handler(this::create);
-    routes.get("/").handler(this::list);
-    routes.delete("/:id").handler(this::revoke);
+    api.collection("/api/tokens", this::create, this::list).delete("/:id").handler(this::revoke);
   }
 
   /** A token as listed: never its secret, never its hash. {@code expired} is as of the answer. */

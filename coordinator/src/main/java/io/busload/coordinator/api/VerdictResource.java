@@ -67,9 +67,7 @@ public record VerdictResource(AbVerdicts abVerdicts, VerdictStore verdicts, Hist
     api.at("/api/verdicts").get("/").handler(this::verdicts);
     api.at("/api/change-points").get("/").handler(this::changePoints);
     api.at("/api/history/annotations").get("/").handler(this::annotations);
-    var accepted = api.at("/api/accepted-changes");
-    accepted.post("/").handler(Requests.body()).handler(this::accept);
-    accepted.get("/").handler(this::accepted);
+    api.collection("/api/accepted-changes", this::accept, this::accepted);
     api.at("/api/cohort-flags").get("/").handler(this::cohortFlags);
   }
 

@@ -18,6 +18,7 @@ import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,31 +27,11 @@ import org.slf4j.LoggerFactory;
  * What agents send the coordinator (docs/contract.md, event bus): hellos, heartbeats, run statuses and
  * results. An ack is the agent's licence to forget, so every ack here is sent after the commit it stands for.
  */
-public final class Intake {
+public record Intake(Vertx vertx, AgentStore agents, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock,
+    ResultBatcher results, Refusals refusals) {
   private static final Logger LOG = LoggerFactory.getLogger(Intake.class);
   /** Reply failure code for a store error: not a refusal, the agent keeps the message and retries. */
   public static final int STORE_FAILED = 500;
-
-  private final Vertx vertx;
-  private final AgentStore agents;
-  private final SweepStore sweeps;
-  private final Fleet fleet;
-  private final RunQueues queues;
-  private final Clock clock;
-  private final ResultBatcher results;
-  private final Refusals refusals;
-
-  public Intake(Vertx vertx, AgentStore agents, SweepStore sweeps, Fleet fleet, RunQueues queues, Clock clock, ResultBatcher results,
-      Refusals refusals) {
-    this.results = results;
-    this.refusals = refusals;
-    this.vertx = vertx;
-    this.agents = agents;
-    this.sweeps = sweeps;
-    this.fleet = fleet;
-    this.queues = queues;
-    this.clock = clock;
-  }
 
   /** Registers every consumer; completes once they are known to the whole cluster. */
   public Future<List<MessageConsumer<?>>> register() {
@@ -173,31 +154,27 @@ public final class Intake {
    * agent works with the devices it has.
    */
   private void onHello(Message<?> message, AgentHello received, byte[] json) {
-    blocking(() -> agents.saveAgent(received, clock.instant())).onComplete(saved -> {
-      if (saved.failed()) {
-        LOG.error("cannot store agent {}", received.agentId(), saved.cause());
-        message.fail(STORE_FAILED, "coordinator store failed: " + saved.cause().getMessage());
-        return;
-      }
-      List<String> others = saved.result();
-      AgentHello hello = received;
-      String note = null;
-      if (!others.isEmpty()) {
-        hello = new AgentHello(received.schemaVersion(), received.agentId(), received.host(), received.agentVersion(),
-            received.fatbinHash(), received.devices().stream().filter(d -> !others.contains(d.id())).toList(),
-            received.startedAt(), received.labels());
-        note = "device(s) " + others + " belong to another agent and were left out";
-        refusals.trespass(received.agentId(), Refusals.Trespass.DEVICE_OWNED, "hello listed " + note);
-      }
-      boolean wasOnline = fleet.online(hello.agentId(), clock.instant());
-      fleet.hello(hello, clock.instant());
-      message.reply(new Ack(Protocol.SCHEMA_VERSION, hello.agentId(), true, note));
-      if (!wasOnline) {
-        LOG.info("agent {} on {} online with {} device(s): {}", hello.agentId(), hello.host(), hello.devices().size(),
-            fleet.devicesOf(hello.agentId()));
-      }
-      queues.wake(fleet.devicesOf(hello.agentId()));
-    });
+    stored(message, "store agent " + received.agentId(), () -> agents.saveAgent(received, clock.instant()),
+        others -> {
+          AgentHello hello = received;
+          String note = null;
+          if (!others.isEmpty()) {
+            hello = new AgentHello(received.schemaVersion(), received.agentId(), received.host(),
+                received.agentVersion(), received.fatbinHash(),
+                received.devices().stream().filter(d -> !others.contains(d.id())).toList(), received.startedAt(),
+                received.labels());
+            note = "device(s) " + others + " belong to another agent and were left out";
+            refusals.trespass(received.agentId(), Refusals.Trespass.DEVICE_OWNED, "hello listed " + note);
+          }
+          boolean wasOnline = fleet.online(hello.agentId(), clock.instant());
+          fleet.hello(hello, clock.instant());
+          message.reply(new Ack(Protocol.SCHEMA_VERSION, hello.agentId(), true, note));
+          if (!wasOnline) {
+            LOG.info("agent {} on {} online with {} device(s): {}", hello.agentId(), hello.host(),
+                hello.devices().size(), fleet.devicesOf(hello.agentId()));
+          }
+          queues.wake(fleet.devicesOf(hello.agentId()));
+        });
   }
 
   private void onHeartbeat(Message<?> message, Heartbeat heartbeat, byte[] json) {
@@ -231,29 +208,25 @@ public final class Intake {
   }
 
   private void onStatus(Message<?> message, RunStatus status, byte[] json) {
-    blocking(() -> sweeps.recordStatus(status, clock.instant())).onComplete(recorded -> {
-      if (recorded.failed()) {
-        LOG.error("cannot record status of run {}", status.runId(), recorded.cause());
-        message.fail(STORE_FAILED, "coordinator store failed: " + recorded.cause().getMessage());
-        return;
-      }
-      if (recorded.result().isEmpty()) {
-        message.reply(Ack.refused(status.runId(), "unknown run " + status.runId()));
-        return;
-      }
-      if (!SweepStore.assignedTo(recorded.result().get(), status.agentId(), status.deviceId())) {
-        String why = "run " + status.runId() + " is not assigned to agent " + status.agentId() + " on device "
-            + status.deviceId();
-        refusals.trespass(status.agentId(), Refusals.Trespass.RUN_NOT_ASSIGNED, "status " + status.state() + ": "
-            + why);
-        message.reply(Ack.refused(status.runId(), why));
-        return;
-      }
-      message.reply(Ack.ok(status.runId()));
-      vertx.eventBus().publish(Addresses.LIVE_RUNS, status);
-      fleet.status(status);
-      queues.onStatus(recorded.result().get());
-    });
+    stored(message, "record status of run " + status.runId(), () -> sweeps.recordStatus(status, clock.instant()),
+        recorded -> {
+          if (recorded.isEmpty()) {
+            message.reply(Ack.refused(status.runId(), "unknown run " + status.runId()));
+            return;
+          }
+          if (!SweepStore.assignedTo(recorded.get(), status.agentId(), status.deviceId())) {
+            String why = "run " + status.runId() + " is not assigned to agent " + status.agentId() + " on device "
+                + status.deviceId();
+            refusals.trespass(status.agentId(), Refusals.Trespass.RUN_NOT_ASSIGNED, "status " + status.state() + ": "
+                + why);
+            message.reply(Ack.refused(status.runId(), why));
+            return;
+          }
+          message.reply(Ack.ok(status.runId()));
+          vertx.eventBus().publish(Addresses.LIVE_RUNS, status);
+          fleet.status(status);
+          queues.onStatus(recorded.get());
+        });
   }
 
   /**
@@ -282,7 +255,18 @@ public final class Intake {
     void accept(Message<?> message, T body, byte[] json);
   }
 
-  private <T> Future<T> blocking(Callable<T> work) {
-    return vertx.executeBlocking(work, false);
+  /**
+   * Runs {@code work} (a store call) off the event loop, then {@code then} with its value on it. A failed call is
+   * logged and failed back with {@link #STORE_FAILED}: not a refusal, so the agent keeps the message and retries.
+   */
+  private <T> void stored(Message<?> message, String what, Callable<T> work, Consumer<T> then) {
+    vertx.executeBlocking(work, false).onComplete(done -> {
+      if (done.failed()) {
+        LOG.error("cannot {}", what, done.cause());
+        message.fail(STORE_FAILED, "coordinator store failed: " + done.cause().getMessage());
+        return;
+      }
+      then.accept(done.result());
+    });
   }
 }

@@ -4,6 +4,7 @@ import io.busload.analysis.health.HealthState;
 import io.busload.kernels.Catalog;
 import io.busload.kernels.Family;
 import io.busload.kernels.KernelSpec;
+import io.busload.protocol.EnvNumbers;
 import io.busload.protocol.KernelResult;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -69,15 +70,7 @@ public final class ResultGauges {
 
   /** The cap from {@link #MAX_DEVICES_SETTING} in {@code env}, or its default; a value not a number names it. */
   public static int maxDevices(Map<String, String> env) {
-    String value = env.get(MAX_DEVICES_SETTING);
-    if (value == null || value.isBlank()) {
-      return DEFAULT_MAX_DEVICES;
-    }
-    try {
-      return Integer.parseInt(value.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(MAX_DEVICES_SETTING + ": not a whole number: '" + value.strip() + "'");
-    }
+    return EnvNumbers.wholeNumber(env, MAX_DEVICES_SETTING, DEFAULT_MAX_DEVICES, "a whole number");
   }
 
   /** The catalog family of a kernel, or null for the memcpy ceiling and kernels the catalog does not name. */

@@ -2,7 +2,6 @@ package io.busload.coordinator.notify;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.busload.coordinator.store.NotificationStore.Event;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.JsonCodec;
@@ -21,22 +20,16 @@ final class Messages {
   }
 
   /** The webhook body: the event with its typed details, so a receiver needs no parsing of prose. */
-  static ObjectNode json(Event e) {
-    ObjectNode body = JsonCodec.MAPPER.createObjectNode();
-    body.put("key", e.key());
-    body.put("kind", e.kind());
-    body.put("severity", e.severity());
-    body.put("title", e.title());
-    body.put("text", e.message());
-    body.put("link", e.link());
-    body.put("occurredAt", e.occurredAt().toString());
+  record Webhook(String key, String kind, String severity, String title, String text, String link, String occurredAt,
+      JsonNode details) {}
+
+  static Webhook json(Event e) {
     try {
-      JsonNode details = JsonCodec.MAPPER.readTree(e.detailsJson());
-      body.set("details", details);
+      return new Webhook(e.key(), e.kind(), e.severity(), e.title(), e.message(), e.link(), e.occurredAt().toString(),
+          JsonCodec.MAPPER.readTree(e.detailsJson()));
     } catch (JsonProcessingException ex) {
       throw new IllegalStateException("notification details are not JSON", ex);
     }
-    return body;
   }
 
   /** Bytes per second as people read them: TB/s or GB/s with 3 significant decimals. */

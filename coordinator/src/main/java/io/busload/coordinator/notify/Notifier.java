@@ -165,16 +165,9 @@ public final class Notifier {
         + (h.notRead().isEmpty() ? "" : " Not read: " + String.join(", ", h.notRead()) + ".");
     String base = Messages.base(settings.dashboardUrl());
     String link = base == null ? null : base + "/fleet";
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("device", h.deviceId());
-    details.put("model", h.model());
-    details.put("state", h.state().name());
-    details.put("before", s.before() == null ? null : s.before().name());
-    details.put("reasons", h.reasons());
-    details.put("notRead", h.notRead());
-    details.put("runId", h.runId());
-    details.put("resultId", h.resultId().toString());
-    details.put("since", h.since().toString());
+    var details = new NoticeDetails.Health(h.deviceId(), h.model(), h.state().name(),
+        s.before() == null ? null : s.before().name(), h.reasons(), h.notRead(), h.runId(), h.resultId().toString(),
+        h.since().toString());
     String key = "health/" + h.deviceId() + "/" + h.since().toEpochMilli();
     // Quiet per state: a recovery is told even within the quiet period after the failure, while a device flapping
     // into the same bad state again within it is not told twice.
@@ -233,20 +226,10 @@ public final class Notifier {
     String base = Messages.base(settings.dashboardUrl());
     String link = base == null ? null : base + "/history?kernel=" + Messages.query(c.kernel()) + "&params="
         + Messages.query(c.params());
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("device", c.deviceId());
-    details.put("model", c.model());
-    details.put("kernel", c.kernel());
-    details.put("params", c.params());
-    details.put("direction", c.kind());
-    details.put("beforeBytesPerSecond", c.beforeMedian());
-    details.put("afterBytesPerSecond", c.afterMedian());
-    details.put("changeFraction", c.changeFraction());
-    details.put("firstResultId", c.firstResultId().toString());
-    details.put("measuredAt", c.measuredAt().toString());
-    details.put("driverVersion", first == null ? null : first.driverVersion());
-    details.put("driverVersionBefore", last == null ? null : last.driverVersion());
-    details.put("clocks", first == null ? null : first.clocks());
+    var details = new NoticeDetails.ChangePoint(c.deviceId(), c.model(), c.kernel(), c.params(), c.kind(),
+        c.beforeMedian(), c.afterMedian(), c.changeFraction(), c.firstResultId().toString(), c.measuredAt().toString(),
+        first == null ? null : first.driverVersion(), last == null ? null : last.driverVersion(),
+        first == null ? null : first.clocks());
     String series = key("change-point", c.deviceId(), c.kernel(), c.params());
     Event event = new Event(series + "/" + c.firstResultId(), series, EventKind.CHANGE_POINT.name(), severity.name(),
         title, message, link, json(details), c.detectedAt());
@@ -264,13 +247,8 @@ public final class Notifier {
         + sweep.total() + " kernel case(s). Runs that did not succeed: " + runs + ".";
     String base = Messages.base(settings.dashboardUrl());
     String link = base == null || failed.isEmpty() ? null : base + "/runs/" + Messages.query(failed.getFirst().runId());
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("sweep", sweep.id());
-    details.put("suite", sweep.suite());
-    details.put("completed", sweep.completed());
-    details.put("total", sweep.total());
-    details.put("failedRuns", failed.stream().map(r -> Map.of("run", r.runId(), "device", r.deviceId(), "state",
-        r.state().name())).toList());
+    var details = new NoticeDetails.SweepFailed(sweep.id(), sweep.suite(), sweep.completed(), sweep.total(),
+        failed.stream().map(r -> Map.of("run", r.runId(), "device", r.deviceId(), "state", r.state().name())).toList());
     Set<String> models = failed.stream().map(r -> devices.get(r.deviceId())).filter(d -> d != null)
         .map(StoredDevice::model).collect(Collectors.toSet());
     Set<String> labels = failed.stream().map(r -> devices.get(r.deviceId())).flatMap(d -> labels(d).stream())
@@ -302,11 +280,8 @@ public final class Notifier {
       Severity severity, String title, String message, Instant at, Instant wentAt) {
     String base = Messages.base(settings.dashboardUrl());
     String link = base == null ? null : base + "/fleet";
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("agent", agent.agentId());
-    details.put("host", agent.host());
-    details.put("lastSeen", agent.lastSeen().toString());
-    details.put("devices", agent.devices().stream().map(DeviceInfo::id).toList());
+    var details = new NoticeDetails.Agent(agent.agentId(), agent.host(), agent.lastSeen().toString(),
+        agent.devices().stream().map(DeviceInfo::id).toList());
     String prefix = kind == EventKind.AGENT_OFFLINE ? OFFLINE : BACK;
     String key = prefix + agent.agentId() + "/" + wentAt.toEpochMilli();
     Set<String> labels = agent.devices().stream().map(d -> devices.get(d.id())).flatMap(d -> labels(d).stream())
@@ -326,12 +301,7 @@ public final class Notifier {
         + "; members that use it cannot connect after that. Renew with ./busload certs renew and copy the member"
         + " directories to their hosts: coordinators and bridge agents take the new files without a restart.";
     String base = Messages.base(settings.dashboardUrl());
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("role", c.role());
-    details.put("subject", c.subject());
-    details.put("serial", c.serial());
-    details.put("notAfter", c.notAfter().toString());
-    details.put("daysLeft", days);
+    var details = new NoticeDetails.Certificate(c.role(), c.subject(), c.serial(), c.notAfter().toString(), days);
     Severity severity = days < 7 ? Severity.CRITICAL : Severity.WARNING;
     String key = key(CERTIFICATE, c.subject(), c.serial(), Long.toString(c.notAfter().getEpochSecond()));
     Event event = new Event(key, key("certificate", c.subject()), EventKind.CERTIFICATE_EXPIRY.name(), severity.name(),
@@ -408,18 +378,8 @@ public final class Notifier {
           + Messages.bandwidth(f.peerMedian()) + " (band " + Messages.percent(f.band()).replace("+", "±") + "), driver "
           + f.driver() + (f.sameClocks() == null ? "" : Boolean.TRUE.equals(f.sameClocks())
           ? ", at the same clocks as its peers." : ", at clocks unlike its peers'.");
-      Map<String, Object> details = new LinkedHashMap<>();
-      details.put("device", f.deviceId());
-      details.put("model", f.deviceName());
-      details.put("driverVersion", f.driver());
-      details.put("series", f.series());
-      details.put("kernel", f.kernel());
-      details.put("bytesPerSecond", f.value());
-      details.put("peerMedianBytesPerSecond", f.peerMedian());
-      details.put("relative", f.relative());
-      details.put("band", f.band());
-      details.put("peers", f.peers());
-      details.put("sameClocks", f.sameClocks());
+      var details = new NoticeDetails.CohortFlag(f.deviceId(), f.deviceName(), f.driver(), f.series(), f.kernel(),
+          f.value(), f.peerMedian(), f.relative(), f.band(), f.peers(), f.sameClocks());
       Event event = new Event(series + "/" + now.toEpochMilli(), "cohort/" + key(f.deviceId(), f.series()),
           EventKind.COHORT_FLAG.name(), Severity.WARNING.name(), title, message, compareLink(base, f.deviceId(),
           f.deviceName()), json(details), now);

@@ -32,27 +32,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Storing is an upsert by the result's id, as from agents: a file pushed twice stores each result once. A result
  * whose id is stored with other contents is a conflict, never a silent second version.
+ *
+ * @param ingest the pool results from agents are stored on, which a push shares
  */
-public final class Pushing {
+public record Pushing(Vertx vertx, io.vertx.core.WorkerExecutor ingest, PushStore pushes, ResultBatcher announcer,
+    Clock clock) {
   private static final Logger LOG = LoggerFactory.getLogger(Pushing.class);
   /** What a sweep made for standalone results is called when its results name no suite. */
   static final String NO_SUITE = "pushed";
-
-  private final Vertx vertx;
-  private final io.vertx.core.WorkerExecutor ingest;
-  private final PushStore pushes;
-  private final ResultBatcher announcer;
-  private final Clock clock;
-
-  /** {@code ingest}: the pool results from agents are stored on, which a push shares. */
-  public Pushing(Vertx vertx, io.vertx.core.WorkerExecutor ingest, PushStore pushes, ResultBatcher announcer,
-      Clock clock) {
-    this.vertx = vertx;
-    this.ingest = ingest;
-    this.pushes = pushes;
-    this.announcer = announcer;
-    this.clock = clock;
-  }
 
   /**
    * Who pushed and from where.

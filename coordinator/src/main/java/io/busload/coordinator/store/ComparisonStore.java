@@ -4,9 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.JsonCodec;
 import java.nio.charset.StandardCharsets;
-import java.sql.PreparedStatement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -129,38 +127,14 @@ public final class ComparisonStore {
   }
 
   public void insertChanges(List<Change> changes) {
-    if (changes.isEmpty()) {
-      return;
-    }
-    db.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("INSERT INTO regressions (id, result_id, kind, device_id, model,"
-          + " kernel, params, bandwidth, baseline_median, baseline_mad, noise_band, robust_z, change_fraction,"
-          + " history_count, environment_json, measured_at, detected_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-        for (Change ch : changes) {
-          s.setObject(1, ch.id());
-          s.setObject(2, ch.resultId());
-          s.setString(3, ch.kind().name());
-          s.setString(4, ch.deviceId());
-          s.setString(5, ch.model());
-          s.setString(6, ch.kernel());
-          s.setString(7, ch.params());
-          s.setDouble(8, ch.bandwidth());
-          s.setDouble(9, ch.baselineMedian());
-          s.setDouble(10, ch.baselineMad());
-          s.setDouble(11, ch.noiseBand());
-          s.setDouble(12, ch.robustZ());
-          s.setDouble(13, ch.changeFraction());
-          s.setInt(14, ch.historyCount());
-          s.setString(15, Database.json(ch.environmentDiff()));
-          s.setObject(16, Database.timestamp(ch.measuredAt()));
-          s.setObject(17, Database.timestamp(ch.detectedAt()));
-          s.addBatch();
-        }
-        s.executeBatch();
-      }
-      return null;
-    });
+    db.batch("INSERT INTO regressions (id, result_id, kind, device_id, model, kernel, params, bandwidth,"
+        + " baseline_median, baseline_mad, noise_band, robust_z, change_fraction, history_count, environment_json,"
+        + " measured_at, detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + " ON CONFLICT DO NOTHING",
+        changes, ch -> new Object[] {ch.id(), ch.resultId(), ch.kind().name(), ch.deviceId(), ch.model(),
+            ch.kernel(), ch.params(), ch.bandwidth(), ch.baselineMedian(), ch.baselineMad(), ch.noiseBand(),
+            ch.robustZ(), ch.changeFraction(), ch.historyCount(), Database.json(ch.environmentDiff()),
+            Database.timestamp(ch.measuredAt()), Database.timestamp(ch.detectedAt())});
   }
 
   private static final TypeReference<Map<String, Map<String, String>>> DIFF = new TypeReference<>() {};

@@ -19,9 +19,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
@@ -324,6 +326,44 @@ public final class Database implements AutoCloseable {
       binder.bind(s);
       return s.executeUpdate();
     }
+  }
+
+  /**
+   * Binds {@code values} to the first parameters, in order, each as its Java type says (a UUID as uuid, a Double as
+   * double precision, an OffsetDateTime as a timestamp with time zone). A null binds untyped: the server takes its
+   * type from where the parameter stands, which for an INSERT's VALUES or an UPDATE's SET is the column's. For a
+   * parameter compared with NULL in the statement, bind a typed NULL instead ({@link #strings}).
+   */
+  static void values(PreparedStatement s, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      s.setObject(i + 1, values[i]);
+    }
+  }
+
+  /**
+   * One statement run once per item of {@code items}, sent as one batch, within the caller's transaction;
+   * {@code parameters} gives an item's parameters, bound as {@link #values(PreparedStatement, Object...)} binds them.
+   */
+  static <T> void batch(Connection c, String sql, Collection<T> items, Function<T, Object[]> parameters)
+      throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      for (T item : items) {
+        values(s, parameters.apply(item));
+        s.addBatch();
+      }
+      s.executeBatch();
+    }
+  }
+
+  /** {@link #batch(Connection, String, Collection, Function)} in a transaction of its own; none for no items. */
+  <T> void batch(String sql, Collection<T> items, Function<T, Object[]> parameters) {
+    if (items.isEmpty()) {
+      return;
+    }
+    inTransaction(c -> {
+      batch(c, sql, items, parameters);
+      return null;
+    });
   }
 
   /** Binds {@code values} as text to the first parameters, in order; a null binds as a text NULL. */

@@ -63,17 +63,9 @@ public final class HealthStore {
           + " judged_at, since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device_id) DO UPDATE SET"
           + " model = EXCLUDED.model, state = EXCLUDED.state, reasons = EXCLUDED.reasons, not_read = EXCLUDED.not_read,"
           + " run_id = EXCLUDED.run_id, result_id = EXCLUDED.result_id, judged_at = EXCLUDED.judged_at,"
-          + " since = EXCLUDED.since", s -> {
-            s.setString(1, deviceId);
-            s.setString(2, model);
-            s.setString(3, verdict.state().name());
-            s.setString(4, Database.json(verdict.reasons()));
-            s.setString(5, Database.json(verdict.notRead()));
-            s.setString(6, runId);
-            s.setObject(7, resultId);
-            s.setObject(8, Database.timestamp(judgedAt));
-            s.setObject(9, Database.timestamp(since));
-          });
+          + " since = EXCLUDED.since", s -> Database.values(s, deviceId, model, verdict.state().name(),
+              Database.json(verdict.reasons()), Database.json(verdict.notRead()), runId, resultId,
+              Database.timestamp(judgedAt), Database.timestamp(since)));
       return new Stored(before, now);
     });
   }

@@ -74,17 +74,9 @@ public final class NotificationStore {
 
   public void insertTarget(Target t) {
     db.inTransaction(c -> Database.update(c, "INSERT INTO notification_targets (id, name, kind, settings_json,"
-        + " secrets_json, filter_json, quiet_seconds, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", s -> {
-          s.setObject(1, t.id());
-          s.setString(2, t.name());
-          s.setString(3, t.kind());
-          s.setString(4, Database.json(t.settings()));
-          s.setString(5, Database.json(t.secrets()));
-          s.setString(6, Database.json(t.filter()));
-          s.setLong(7, t.quietSeconds());
-          s.setString(8, t.createdBy());
-          s.setObject(9, Database.timestamp(t.createdAt()));
-        }));
+        + " secrets_json, filter_json, quiet_seconds, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        s -> Database.values(s, t.id(), t.name(), t.kind(), Database.json(t.settings()), Database.json(t.secrets()),
+            Database.json(t.filter()), t.quietSeconds(), t.createdBy(), Database.timestamp(t.createdAt()))));
   }
 
   /** Whether a target of that name exists (names are how people tell targets apart). */
@@ -258,12 +250,9 @@ public final class NotificationStore {
 
   public void saveSettings(Settings settings) {
     db.inTransaction(c -> Database.update(c, "UPDATE notification_settings SET dashboard_url = ?,"
-        + " agent_offline_seconds = ?, first_retry_millis = ?, max_attempts = ?", s -> {
-          s.setString(1, settings.dashboardUrl());
-          s.setLong(2, settings.agentOfflineSeconds());
-          s.setLong(3, settings.firstRetryMillis());
-          s.setInt(4, settings.maxAttempts());
-        }));
+        + " agent_offline_seconds = ?, first_retry_millis = ?, max_attempts = ?", s -> Database.values(s,
+            settings.dashboardUrl(), settings.agentOfflineSeconds(), settings.firstRetryMillis(),
+            settings.maxAttempts())));
   }
 
   private static final String TARGET_FIELDS = "t.id, t.name, t.kind, t.settings_json, t.secrets_json, t.filter_json,"

@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -115,55 +116,25 @@ public final class PushStore {
   public record Stored(Push push, Set<UUID> fresh) {}
 
   private static void insertPush(Connection c, Push push) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("INSERT INTO pushes (" + PUSH_COLUMNS
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)")) {
-      s.setObject(1, push.id());
-      s.setString(2, push.token());
-      s.setString(3, push.host());
-      s.setString(4, push.file());
-      s.setString(5, push.address());
-      s.setString(6, push.format());
-      s.setInt(7, push.results());
-      s.setObject(8, Database.timestamp(push.pushedAt()));
-      s.executeUpdate();
-    }
+    Database.update(c, "INSERT INTO pushes (" + PUSH_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+        s -> Database.values(s, push.id(), push.token(), push.host(), push.file(), push.address(), push.format(),
+            push.results(), Database.timestamp(push.pushedAt())));
   }
 
   /** Sweeps and runs that exist already (a second push of the same file, a fleet's own run) are left as they are. */
   private static void insertRuns(Connection c, Push push, List<PushedRun> runs) throws SQLException {
+    OffsetDateTime pushedAt = Database.timestamp(push.pushedAt());
     Map<String, String> sweeps = new LinkedHashMap<>();
     runs.forEach(r -> sweeps.putIfAbsent(r.sweepId(), r.suite()));
-    try (PreparedStatement s = c.prepareStatement("INSERT INTO sweeps (id, suite, options_json, created_at, push_id)"
-        + " VALUES (?, ?, '{}', ?, ?) ON CONFLICT (id) DO NOTHING")) {
-      for (Map.Entry<String, String> sweep : sweeps.entrySet()) {
-        s.setString(1, sweep.getKey());
-        s.setString(2, sweep.getValue());
-        s.setObject(3, Database.timestamp(push.pushedAt()));
-        s.setObject(4, push.id());
-        s.addBatch();
-      }
-      s.executeBatch();
-    }
+    Database.batch(c, "INSERT INTO sweeps (id, suite, options_json, created_at, push_id)"
+        + " VALUES (?, ?, '{}', ?, ?) ON CONFLICT (id) DO NOTHING", sweeps.entrySet(),
+        sweep -> new Object[] {sweep.getKey(), sweep.getValue(), pushedAt, push.id()});
     Map<String, Integer> positions = new HashMap<>();
-    try (PreparedStatement s = c.prepareStatement("INSERT INTO runs (id, sweep_id, position, device_id, agent_id,"
-        + " state, completed, total, message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        + " ON CONFLICT (id) DO NOTHING")) {
-      for (PushedRun run : runs) {
-        s.setString(1, run.runId());
-        s.setString(2, run.sweepId());
-        s.setInt(3, positions.merge(run.sweepId(), 1, Integer::sum) - 1);
-        s.setString(4, run.deviceId());
-        s.setString(5, run.agentId());
-        s.setString(6, RunStatus.State.DONE.name());
-        s.setInt(7, run.total());
-        s.setInt(8, run.total());
-        s.setString(9, run.message());
-        s.setObject(10, Database.timestamp(push.pushedAt()));
-        s.setObject(11, Database.timestamp(push.pushedAt()));
-        s.addBatch();
-      }
-      s.executeBatch();
-    }
+    Database.batch(c, "INSERT INTO runs (id, sweep_id, position, device_id, agent_id, state, completed, total,"
+        + " message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        runs, run -> new Object[] {run.runId(), run.sweepId(), positions.merge(run.sweepId(), 1, Integer::sum) - 1,
+            run.deviceId(), run.agentId(), RunStatus.State.DONE.name(), run.total(), run.total(), run.message(),
+            pushedAt, pushedAt});
   }
 
   /**

@@ -140,59 +140,25 @@ public final class VerdictStore {
 
   /** Stores the change points; one already stored for the same series and first result is left as it is. */
   public void insertChangePoints(List<StoredChangePoint> changes) {
-    if (changes.isEmpty()) {
-      return;
-    }
-    database.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("INSERT INTO change_points (id, device_id, model, kernel, params,"
-          + " kind, first_result_id, announced_result_id, before_median, after_median, change_fraction, noise_sigma,"
-          + " p_value, verdict_json, measured_at, detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT DO NOTHING")) {
-        for (StoredChangePoint ch : changes) {
-          s.setObject(1, ch.id());
-          s.setString(2, ch.deviceId());
-          s.setString(3, ch.model());
-          s.setString(4, ch.kernel());
-          s.setString(5, ch.params());
-          s.setString(6, ch.kind());
-          s.setObject(7, ch.firstResultId());
-          s.setObject(8, ch.announcedResultId());
-          s.setDouble(9, ch.beforeMedian());
-          s.setDouble(10, ch.afterMedian());
-          s.setDouble(11, ch.changeFraction());
-          s.setDouble(12, ch.noiseSigma());
-          s.setDouble(13, ch.pValue());
-          s.setString(14, ch.verdictJson());
-          s.setObject(15, Database.timestamp(ch.measuredAt()));
-          s.setObject(16, Database.timestamp(ch.detectedAt()));
-          s.addBatch();
-        }
-        s.executeBatch();
-      }
-      return null;
-    });
+    database.batch("INSERT INTO change_points (id, device_id, model, kernel, params, kind, first_result_id,"
+        + " announced_result_id, before_median, after_median, change_fraction, noise_sigma, p_value, verdict_json,"
+        + " measured_at, detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        changes, ch -> new Object[] {ch.id(), ch.deviceId(), ch.model(), ch.kernel(), ch.params(), ch.kind(),
+            ch.firstResultId(), ch.announcedResultId(), ch.beforeMedian(), ch.afterMedian(), ch.changeFraction(),
+            ch.noiseSigma(), ch.pValue(), ch.verdictJson(), Database.timestamp(ch.measuredAt()),
+            Database.timestamp(ch.detectedAt())});
   }
 
   /** Stored change points, newest first; each filter may be null. */
   public List<StoredChangePoint> changePoints(String deviceId, String kernel, String params, int limit) {
-    return database.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, model, kernel, params, kind, first_result_id,"
-          + " announced_result_id, before_median, after_median, change_fraction, noise_sigma, p_value, verdict_json,"
-          + " measured_at, detected_at FROM change_points WHERE " + SERIES_FILTER
-          + " ORDER BY detected_at DESC, id DESC LIMIT ?")) {
-        bindSeries(s, deviceId, kernel, params, limit);
-        try (ResultSet rs = s.executeQuery()) {
-          List<StoredChangePoint> found = new ArrayList<>();
-          while (rs.next()) {
-            found.add(new StoredChangePoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                rs.getString(4), rs.getString(5), rs.getString(6), rs.getObject(7, UUID.class),
-                rs.getObject(8, UUID.class), rs.getDouble(9), rs.getDouble(10), rs.getDouble(11), rs.getDouble(12),
-                rs.getDouble(13), rs.getString(14), Database.instant(rs, 15), Database.instant(rs, 16)));
-          }
-          return found;
-        }
-      }
-    });
+    return database.list("SELECT id, device_id, model, kernel, params, kind, first_result_id, announced_result_id,"
+        + " before_median, after_median, change_fraction, noise_sigma, p_value, verdict_json, measured_at, detected_at"
+        + " FROM change_points WHERE " + SERIES_FILTER + " ORDER BY detected_at DESC, id DESC LIMIT ?",
+        s -> bindSeries(s, deviceId, kernel, params, limit),
+        rs -> new StoredChangePoint(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6), rs.getObject(7, UUID.class), rs.getObject(8, UUID.class),
+            rs.getDouble(9), rs.getDouble(10), rs.getDouble(11), rs.getDouble(12), rs.getDouble(13),
+            rs.getString(14), Database.instant(rs, 15), Database.instant(rs, 16)));
   }
 
   // ---- accepted changes
@@ -208,21 +174,10 @@ public final class VerdictStore {
       String reason, Instant createdAt) {}
 
   public void insertAccepted(AcceptedChange mark) {
-    database.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("INSERT INTO accepted_changes (id, device_id, kernel, params,"
-          + " from_time, accepted_by, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-        s.setObject(1, mark.id());
-        s.setString(2, mark.deviceId());
-        s.setString(3, mark.kernel());
-        s.setString(4, mark.params());
-        s.setObject(5, Database.timestamp(mark.from()));
-        s.setString(6, mark.acceptedBy());
-        s.setString(7, mark.reason());
-        s.setObject(8, Database.timestamp(mark.createdAt()));
-        s.executeUpdate();
-      }
-      return null;
-    });
+    database.inTransaction(c -> Database.update(c, "INSERT INTO accepted_changes (id, device_id, kernel, params,"
+        + " from_time, accepted_by, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        s -> Database.values(s, mark.id(), mark.deviceId(), mark.kernel(), mark.params(),
+            Database.timestamp(mark.from()), mark.acceptedBy(), mark.reason(), Database.timestamp(mark.createdAt()))));
   }
 
   /**
@@ -230,21 +185,11 @@ public final class VerdictStore {
    * apply too), newest {@code from} first.
    */
   public List<AcceptedChange> accepted(String deviceId, String kernel, String params, int limit) {
-    return database.inTransaction(c -> {
-      try (PreparedStatement s = c.prepareStatement("SELECT id, device_id, kernel, params, from_time, accepted_by,"
-          + " reason, created_at FROM accepted_changes WHERE " + MARK_FILTER
-          + " ORDER BY from_time DESC, id DESC LIMIT ?")) {
-        bindSeries(s, deviceId, kernel, params, limit);
-        try (ResultSet rs = s.executeQuery()) {
-          List<AcceptedChange> found = new ArrayList<>();
-          while (rs.next()) {
-            found.add(new AcceptedChange(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                rs.getString(4), Database.instant(rs, 5), rs.getString(6), rs.getString(7), Database.instant(rs, 8)));
-          }
-          return found;
-        }
-      }
-    });
+    return database.list("SELECT id, device_id, kernel, params, from_time, accepted_by, reason, created_at"
+        + " FROM accepted_changes WHERE " + MARK_FILTER + " ORDER BY from_time DESC, id DESC LIMIT ?",
+        s -> bindSeries(s, deviceId, kernel, params, limit),
+        rs -> new AcceptedChange(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
+            Database.instant(rs, 5), rs.getString(6), rs.getString(7), Database.instant(rs, 8)));
   }
 
   /** Where a series' baseline starts: the newest accepted mark or stored change point of it, or null. */

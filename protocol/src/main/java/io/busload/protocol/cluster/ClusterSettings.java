@@ -1,5 +1,6 @@
 package io.busload.protocol.cluster;
 
+import io.busload.protocol.EnvNumbers;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -110,14 +111,6 @@ public record ClusterSettings(
   }
 
   private static int intValue(Map<String, String> env, String name, int fallback) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + ": not a port number: '" + value + "'");
-    }
+    return EnvNumbers.wholeNumber(env, name, fallback, "a port number");
   }
 }

@@ -165,8 +165,7 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * certificate (scripts and dashboards authenticate with API tokens); they check the server's chain and host.
      */
     public io.vertx.core.http.HttpServerOptions applyHttps(io.vertx.core.http.HttpServerOptions options) {
-      return options.setSsl(true)
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password));
+      return options.setSsl(true).setKeyCertOptions(keyCert());
     }
 
     /**
@@ -176,8 +175,8 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      */
     public io.vertx.core.http.HttpServerOptions applyBridgeServer(io.vertx.core.http.HttpServerOptions options) {
       return options.setSsl(true)
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setKeyCertOptions(keyCert())
+          .setTrustOptions(trust())
           .setClientAuth(ClientAuth.REQUIRED);
     }
 
@@ -186,8 +185,7 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * name checked against the coordinator's certificate, which the cluster's event bus could not do.
      */
     public io.vertx.core.http.WebSocketClientOptions applyBridgeClient(io.vertx.core.http.WebSocketClientOptions options) {
-      return bridgeClient(options, new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password),
-          new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password));
+      return bridgeClient(options, keyCert(), trust());
     }
 
     /**
@@ -195,10 +193,7 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * new connections get these, open ones keep theirs.
      */
     public io.vertx.core.net.ServerSSLOptions bridgeServerSsl() {
-      return new io.vertx.core.net.ServerSSLOptions()
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
-          .setClientAuth(ClientAuth.REQUIRED);
+      return mutualServerSsl();
     }
 
     /**
@@ -206,17 +201,12 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * connection presents the new certificate; the open one is kept. The coordinator's host name stays checked.
      */
     public io.vertx.core.net.ClientSSLOptions bridgeClientSsl() {
-      return new io.vertx.core.net.ClientSSLOptions()
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
-          .setTrustAll(false)
-          .setHostnameVerificationAlgorithm("HTTPS");
+      return clientSsl("HTTPS");
     }
 
     /** What {@link #applyHttps} sets, for a running server. */
     public io.vertx.core.net.ServerSSLOptions httpsSsl() {
-      return new io.vertx.core.net.ServerSSLOptions()
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password));
+      return new io.vertx.core.net.ServerSSLOptions().setKeyCertOptions(keyCert());
     }
 
     /**
@@ -226,8 +216,8 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      */
     public EventBusOptions apply(EventBusOptions options) {
       return options.setSsl(true)
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
+          .setKeyCertOptions(keyCert())
+          .setTrustOptions(trust())
           .setTrustAll(false)
           .setClientAuth(ClientAuth.REQUIRED);
     }
@@ -237,10 +227,7 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * next must present a certificate chained to this trust store, as at start.
      */
     public io.vertx.core.net.ServerSSLOptions eventBusServerSsl() {
-      return new io.vertx.core.net.ServerSSLOptions()
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
-          .setClientAuth(ClientAuth.REQUIRED);
+      return mutualServerSsl();
     }
 
     /**
@@ -249,11 +236,28 @@ public record FleetTls(Path keyStore, Path trustStore, Path passwordFile) {
      * announce, which no certificate names).
      */
     public io.vertx.core.net.ClientSSLOptions eventBusClientSsl() {
-      return new io.vertx.core.net.ClientSSLOptions()
-          .setKeyCertOptions(new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password))
-          .setTrustOptions(new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password))
-          .setTrustAll(false)
-          .setHostnameVerificationAlgorithm("");
+      return clientSsl("");
+    }
+
+    /** This member's key and certificate, and a client certificate required from every peer, for a running server. */
+    private io.vertx.core.net.ServerSSLOptions mutualServerSsl() {
+      return new io.vertx.core.net.ServerSSLOptions().setKeyCertOptions(keyCert()).setTrustOptions(trust())
+          .setClientAuth(ClientAuth.REQUIRED);
+    }
+
+    /** This member's certificate and trust for a running client; {@code hostCheck} "" checks no host name. */
+    private io.vertx.core.net.ClientSSLOptions clientSsl(String hostCheck) {
+      return new io.vertx.core.net.ClientSSLOptions().setKeyCertOptions(keyCert()).setTrustOptions(trust())
+          .setTrustAll(false).setHostnameVerificationAlgorithm(hostCheck);
+    }
+
+    /** Fresh options each time: Vert.x options are mutable, and each server or client keeps the object it is given. */
+    private PfxOptions keyCert() {
+      return new PfxOptions().setValue(Buffer.buffer(keyStore)).setPassword(password);
+    }
+
+    private PfxOptions trust() {
+      return new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password);
     }
   }
 

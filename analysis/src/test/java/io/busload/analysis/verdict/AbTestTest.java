@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class AbTestTest {
   private static final Setting H100 = new Setting("NVIDIA H100 80GB HBM3", "aaaa", "13.0", "0.1.0", "f00d",
@@ -42,23 +46,24 @@ class AbTestTest {
     assertThat(c.notes()).isEmpty();
   }
 
-  @Test
-  void compare_slowerAtLowerClock_saysSoFirst() {
-    Setting throttled = new Setting(H100.deviceName(), "aaaa", "13.0", "0.1.0", "f00d",
-        new Conditions(1755.0, 2619.0, true, false));
-    Comparison c = compare(20, 0.003, 2.7e12, throttled);
-    assertThat(c.verdict()).isEqualTo(Verdict.SLOWER);
-    assertThat(c.notes()).containsExactly("slower at a lower SM clock (1755 MHz vs 1980 MHz)",
-        "slower while throttling");
+  /** A candidate measured in another setting than the baseline: the verdict, and the notes naming what differed. */
+  static Stream<Arguments> otherSettings() {
+    return Stream.of(
+        Arguments.of("slowerAtLowerClock", new Setting(H100.deviceName(), "aaaa", "13.0", "0.1.0", "f00d",
+            new Conditions(1755.0, 2619.0, true, false)), 2.7e12, Verdict.SLOWER,
+            List.of("slower at a lower SM clock (1755 MHz vs 1980 MHz)", "slower while throttling")),
+        Arguments.of("fasterOnOtherDriverAndDevice", new Setting(H100.deviceName(), "bbbb", "13.1", "0.1.0", "f00d",
+            H100.conditions()), 3.1e12, Verdict.FASTER,
+            List.of("another device of the same model (fingerprint aaaa vs bbbb)", "driver 13.0 → 13.1")));
   }
 
-  @Test
-  void compare_fasterOnOtherDriverAndDevice_namesBoth() {
-    Setting other = new Setting(H100.deviceName(), "bbbb", "13.1", "0.1.0", "f00d", H100.conditions());
-    Comparison c = compare(20, 0.003, 3.1e12, other);
-    assertThat(c.verdict()).isEqualTo(Verdict.FASTER);
-    assertThat(c.notes()).containsExactly("another device of the same model (fingerprint aaaa vs bbbb)",
-        "driver 13.0 → 13.1");
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("otherSettings")
+  void compare_candidateInAnotherSetting_notesNameWhatDiffers(String name, Setting candidate, double level,
+      Verdict verdict, List<String> notes) {
+    Comparison c = compare(20, 0.003, level, candidate);
+    assertThat(c.verdict()).isEqualTo(verdict);
+    assertThat(c.notes()).containsExactlyElementsOf(notes);
   }
 
   @Test

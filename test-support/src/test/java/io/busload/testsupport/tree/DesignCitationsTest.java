@@ -3,7 +3,6 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,9 +15,7 @@ class DesignCitationsTest {
   @TempDir Path tree;
 
   private void write(String file, String text) throws IOException {
-    Path p = tree.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    PlantedTree.write(tree, file, text);
   }
 
   @Test

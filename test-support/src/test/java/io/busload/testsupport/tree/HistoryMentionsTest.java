@@ -31,13 +31,11 @@ class HistoryMentionsTest {
   }
 
   private void write(String file, String text) throws IOException {
-    Path p = tree.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    PlantedTree.write(tree, file, text);
   }
 
   private List<String> findings() {
-    return HistoryMentions.scan(tree).stream().map(Object::toString).collect(Collectors.toList());
+    return PlantedTree.printed(HistoryMentions.scan(tree));
   }
 
   @Test
@@ -138,7 +136,7 @@ class HistoryMentionsTest {
 
   @Test
   void checkout_hasNoIssueNumbersOrOutsideCitations() {
-    List<HistoryMentions.Finding> found = HistoryMentions.scan(SourceTree.root());
+    List<Finding> found = HistoryMentions.scan(SourceTree.root());
 
     assertThat(found)
         .as("Say what holds now and why, and cite docs/design/ (docs/design/invariants.md) instead of an issue "

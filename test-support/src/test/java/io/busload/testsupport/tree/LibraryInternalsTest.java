@@ -3,7 +3,6 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -15,13 +14,11 @@ class LibraryInternalsTest {
   @TempDir Path tree;
 
   private void write(String file, String text) throws IOException {
-    Path p = tree.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    PlantedTree.write(tree, file, text);
   }
 
   private List<String> findings() {
-    return LibraryInternals.scan(tree).stream().map(Object::toString).collect(Collectors.toList());
+    return PlantedTree.printed(LibraryInternals.scan(tree));
   }
 
   @Test
@@ -71,7 +68,7 @@ class LibraryInternalsTest {
 
   @Test
   void checkout_usesNoLibraryInternalsOutsideItsCompatPackages() {
-    List<LibraryInternals.Finding> found = LibraryInternals.scan(SourceTree.root());
+    List<Finding> found = LibraryInternals.scan(SourceTree.root());
 
     assertThat(found)
         .as("Use the library's public API, or move the use into that library's compat package (for example "

@@ -3,22 +3,14 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The checker on planted trees, and then on this checkout, which must have nothing to report. */
-class LibraryInternalsTest {
-  @TempDir Path tree;
-
-  private void write(String file, String text) throws IOException {
-    PlantedTree.write(tree, file, text);
-  }
-
-  private List<String> findings() {
-    return PlantedTree.printed(LibraryInternals.scan(tree));
+class LibraryInternalsTest extends PlantedTreeTest {
+  LibraryInternalsTest() {
+    super(LibraryInternals::scan);
   }
 
   @Test

@@ -27,6 +27,15 @@ public final class Fixtures {
         2_619_000_000L, 5120, 3.35e12, "13.0");
   }
 
+  /**
+   * A schedule as {@code POST /api/schedules} takes it: the stride suite on the hour (UTC) on every device of
+   * {@code device}'s model.
+   */
+  public static String hourlySchedule(DeviceInfo device) {
+    return "{\"name\":\"hourly\",\"cron\":\"0 * * * *\",\"timeZone\":\"UTC\",\"suite\":\"stride\","
+        + "\"target\":{\"kind\":\"model\",\"value\":\"" + device.name() + "\"}}";
+  }
+
   public static AgentHello hello(String agentId, DeviceInfo... devices) {
     return new AgentHello(Protocol.SCHEMA_VERSION, agentId, agentId + ".example", "0.1.0", "fatbin-abc",
         List.of(devices), Instant.now().truncatedTo(ChronoUnit.MILLIS));

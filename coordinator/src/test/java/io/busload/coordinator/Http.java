@@ -1,5 +1,7 @@
 package io.busload.coordinator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.api.ApiTokens;
 import io.busload.protocol.JsonCodec;
@@ -34,6 +36,13 @@ public final class Http {
 
   public HttpResponse<String> get(String path, String accept) {
     return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET());
+  }
+
+  /** The JSON that a GET of {@code path} answers with 200; fails the test with the status and body otherwise. */
+  public JsonNode getJson(String path) {
+    HttpResponse<String> response = get(path);
+    assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+    return json(response);
   }
 
   /** A GET with {@code authorization} as the header's whole value, or no header when null; likewise {@code accept}. */

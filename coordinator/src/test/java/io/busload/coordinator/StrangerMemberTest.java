@@ -14,6 +14,7 @@ import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.testsupport.LoopbackCluster;
+import io.busload.testsupport.SettableClock;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -38,8 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StrangerMemberTest {
   private static final DeviceInfo GPU = Fixtures.gpu("stranger-host", 0);
-  private static final String EVERY_HOUR = "{\"name\":\"hourly\",\"cron\":\"0 * * * *\",\"timeZone\":\"UTC\","
-      + "\"suite\":\"stride\",\"target\":{\"kind\":\"model\",\"value\":\"" + GPU.name() + "\"}}";
+  private static final String EVERY_HOUR = Fixtures.hourlySchedule(GPU);
 
   @TempDir Path dir;
 

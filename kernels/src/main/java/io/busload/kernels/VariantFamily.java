@@ -24,7 +24,11 @@ public abstract class VariantFamily<V extends VariantFamily.Kernel, C extends Pr
 
   /** {@code variants} in the order a suite runs them; each is one kernel without axes. */
   protected VariantFamily(String name, List<V> variants) {
-    super(name, variants.stream().map(v -> new KernelSpec(v.kernel(), name, List.of())).toList());
+    this(name, variants, Suites.OWN_AND_COALESCING);
+  }
+
+  protected VariantFamily(String name, List<V> variants, Suites suites) {
+    super(name, variants.stream().map(v -> new KernelSpec(v.kernel(), name, List.of())).toList(), suites);
     this.variants = List.copyOf(variants);
   }
 

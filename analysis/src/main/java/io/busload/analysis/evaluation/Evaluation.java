@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /** Every detector on the same corpus, scored per series and summed per kind, noise and size. */
@@ -91,9 +93,8 @@ public final class Evaluation {
     Predicate<Cell> stationary = c -> c.kind() == Kind.STATIONARY;
     Predicate<Cell> noShift = c -> c.kind() != Kind.STEP && c.kind() != Kind.DRIFT;
     md.append("Corpus seed ").append(r.seed()).append(", ").append(r.perCell())
-        .append(" series per cell; evaluated in ").append(r.millis() / 1000.0).append(" s.\n\n");
-    md.append("## Targets\n\n| | ").append(String.join(" | ", r.detectors())).append(" |\n|---|")
-        .append("---|".repeat(r.detectors().size())).append('\n');
+        .append(" series per cell; evaluated in ").append(r.millis() / 1000.0).append(" s.\n");
+    head(md, "Targets", r, "");
     row(md, "recall, steps ≥ 3× the noise (target ≥ 0.95)", r, d -> f2(r.total(d, bigSteps).recall()));
     row(md, "false alarms per 1,000 points, stationary (target ≤ 1)", r,
         d -> f2(r.total(d, stationary).falseAlarmsPer1000()));
@@ -103,78 +104,62 @@ public final class Evaluation {
     });
     row(md, "median detection delay, steps ≥ 3× (values)", r, d -> median(r.total(d, bigSteps).delays()));
 
-    md.append("\n## Recall by step size in noise sigmas\n\n| step / noise | steps | ")
-        .append(String.join(" | ", r.detectors())).append(" |\n|---|---|").append("---|".repeat(r.detectors().size()))
-        .append('\n');
+    head(md, "Recall by step size in noise sigmas", r, "step / noise", "steps");
     double[][] buckets = {{0, 1}, {1, 3}, {3, 10}, {10, Double.POSITIVE_INFINITY}};
     for (double[] b : buckets) {
       Predicate<Cell> in = c -> c.kind() == Kind.STEP && c.size() / c.noise() >= b[0] - 1e-12
           && c.size() / c.noise() < b[1] - 1e-12;
-      md.append("| ").append(b[1] == Double.POSITIVE_INFINITY ? "≥ " + fmt(b[0]) : fmt(b[0]) + " to " + fmt(b[1]))
-          .append("× | ").append(r.total(r.detectors().getFirst(), in).changes()).append(" | ");
-      for (String d : r.detectors()) {
+      String range = b[1] == Double.POSITIVE_INFINITY ? "≥ " + fmt(b[0]) : fmt(b[0]) + " to " + fmt(b[1]);
+      row(md, range + "× | " + r.total(r.detectors().getFirst(), in).changes(), r, d -> {
         Tally t = r.total(d, in);
-        md.append(f2(t.recall())).append(" (delay ").append(median(t.delays())).append(") | ");
-      }
-      md.append('\n');
+        return f2(t.recall()) + " (delay " + median(t.delays()) + ")";
+      });
     }
 
-    md.append("\n## Steps, cell by cell: recall (median delay in values)\n\n| noise | step | step / noise | ")
-        .append(String.join(" | ", r.detectors())).append(" |\n|---|---|---|")
-        .append("---|".repeat(r.detectors().size())).append('\n');
-    for (Cell c : r.cells()) {
-      if (c.kind() != Kind.STEP) {
-        continue;
-      }
-      md.append("| ").append(pct(c.noise())).append(" | ").append(pct(c.size())).append(" | ")
-          .append(fmt(c.size() / c.noise())).append("× | ");
-      for (String d : r.detectors()) {
-        Tally t = c.tallies().get(d);
-        md.append(f2(t.recall())).append(" (").append(median(t.delays())).append(") | ");
-      }
-      md.append('\n');
-    }
+    head(md, "Steps, cell by cell: recall (median delay in values)", r, "noise", "step", "step / noise");
+    cellRows(md, r, c -> c.kind() == Kind.STEP,
+        c -> pct(c.noise()) + " | " + pct(c.size()) + " | " + fmt(c.size() / c.noise()) + "×",
+        (c, t) -> f2(t.recall()) + " (" + median(t.delays()) + ")");
 
-    md.append("\n## Series without a level shift: false alarms (per 1,000 points)\n\n| series | noise | size | points | ")
-        .append(String.join(" | ", r.detectors())).append(" |\n|---|---|---|---|")
-        .append("---|".repeat(r.detectors().size())).append('\n');
-    for (Cell c : r.cells()) {
-      if (!noShift.test(c)) {
-        continue;
-      }
-      md.append("| ").append(c.kind().words).append(" | ").append(pct(c.noise())).append(" | ")
-          .append(c.kind() == Kind.STATIONARY ? "" : (c.size() > 0 ? "+" : "") + pct(c.size())).append(" | ")
-          .append(c.tallies().get(r.detectors().getFirst()).points()).append(" | ");
-      for (String d : r.detectors()) {
-        Tally t = c.tallies().get(d);
-        md.append(t.falseAlarms()).append(" (").append(f2(t.falseAlarmsPer1000())).append(") | ");
-      }
-      md.append('\n');
-    }
+    head(md, "Series without a level shift: false alarms (per 1,000 points)", r, "series", "noise", "size", "points");
+    cellRows(md, r, noShift,
+        c -> c.kind().words + " | " + pct(c.noise()) + " | "
+            + (c.kind() == Kind.STATIONARY ? "" : (c.size() > 0 ? "+" : "") + pct(c.size())) + " | "
+            + c.tallies().get(r.detectors().getFirst()).points(),
+        (c, t) -> t.falseAlarms() + " (" + f2(t.falseAlarmsPer1000()) + ")");
 
-    md.append("\n## Slow drifts (no single change index): series flagged from the onset on, and the drift so far at ")
-        .append("the first alarm (median); false alarms before the onset in brackets\n\n")
-        .append("| noise | total drift | ").append(String.join(" | ", r.detectors())).append(" |\n|---|---|")
-        .append("---|".repeat(r.detectors().size())).append('\n');
-    for (Cell c : r.cells()) {
-      if (c.kind() != Kind.DRIFT) {
-        continue;
-      }
-      md.append("| ").append(pct(c.noise())).append(" | ").append(pct(c.size())).append(" | ");
-      for (String d : r.detectors()) {
-        Tally t = c.tallies().get(d);
-        String drift = t.firstAlarms().isEmpty() ? "" : ", at " + pct(c.size()
-            * Math.min(100, medianValue(t.firstAlarms()) - Corpus.DRIFT_ONSET + 1) / 100.0);
-        md.append(t.seriesWithAlarms()).append('/').append(t.series()).append(drift).append(" [")
-            .append(t.falseAlarms()).append("] | ");
-      }
-      md.append('\n');
-    }
+    head(md, "Slow drifts (no single change index): series flagged from the onset on, and the drift so far at the "
+        + "first alarm (median); false alarms before the onset in brackets", r, "noise", "total drift");
+    cellRows(md, r, c -> c.kind() == Kind.DRIFT, c -> pct(c.noise()) + " | " + pct(c.size()), (c, t) -> {
+      String drift = t.firstAlarms().isEmpty() ? "" : ", at " + pct(c.size()
+          * Math.min(100, medianValue(t.firstAlarms()) - Corpus.DRIFT_ONSET + 1) / 100.0);
+      return t.seriesWithAlarms() + "/" + t.series() + drift + " [" + t.falseAlarms() + "]";
+    });
     return md.toString();
   }
 
   private interface Column {
     String cell(String detector);
+  }
+
+  /** A section's heading and the head of its table: the given columns, then one per detector. */
+  private static void head(StringBuilder md, String title, Result r, String... columns) {
+    md.append("\n## ").append(title).append("\n\n|");
+    for (String column : columns) {
+      md.append(column.isEmpty() ? " |" : " " + column + " |");
+    }
+    md.append(' ').append(String.join(" | ", r.detectors())).append(" |\n|")
+        .append("---|".repeat(columns.length + r.detectors().size())).append('\n');
+  }
+
+  /** A row per cell that {@code which} takes: its own columns, then each detector's tally in it. */
+  private static void cellRows(StringBuilder md, Result r, Predicate<Cell> which, Function<Cell, String> columns,
+      BiFunction<Cell, Tally, String> tally) {
+    for (Cell c : r.cells()) {
+      if (which.test(c)) {
+        row(md, columns.apply(c), r, d -> tally.apply(c, c.tallies().get(d)));
+      }
+    }
   }
 
   private static void row(StringBuilder md, String label, Result r, Column column) {

@@ -21,13 +21,17 @@ class EDivisiveTest {
     return x;
   }
 
+  /** {@code x} with the values at {@code [from, to)} scaled by {@code factor}: a level shift for as long. */
+  private static double[] shifted(double[] x, int from, int to, double factor) {
+    for (int i = from; i < to; i++) {
+      x[i] *= factor;
+    }
+    return x;
+  }
+
   @Test
   void detect_fivePercentDrop_foundAtItsIndexWithItsSize() {
-    double[] x = noise(1, 80, 100, 0.01);
-    for (int i = 50; i < 80; i++) {
-      x[i] *= 0.95;
-    }
-    List<ChangePoint> found = detector.detect(x);
+    List<ChangePoint> found = detector.detect(shifted(noise(1, 80, 100, 0.01), 50, 80, 0.95));
     assertThat(found).hasSize(1);
     assertThat(found.getFirst().index()).isEqualTo(50);
     assertThat(found.getFirst().relativeShift()).isCloseTo(-0.05, within(0.01));
@@ -36,11 +40,7 @@ class EDivisiveTest {
 
   @Test
   void detect_upThenDown_findsBoth() {
-    double[] x = noise(2, 120, 100, 0.005);
-    for (int i = 40; i < 80; i++) {
-      x[i] *= 1.03;
-    }
-    List<ChangePoint> found = detector.detect(x);
+    List<ChangePoint> found = detector.detect(shifted(noise(2, 120, 100, 0.005), 40, 80, 1.03));
     assertThat(found).extracting(ChangePoint::index).containsExactly(40L, 80L);
     assertThat(found.get(0).relativeShift()).isPositive();
     assertThat(found.get(1).relativeShift()).isNegative();
@@ -62,10 +62,7 @@ class EDivisiveTest {
 
   @Test
   void detect_sameSeries_sameAnswer() {
-    double[] x = noise(4, 90, 100, 0.01);
-    for (int i = 45; i < 90; i++) {
-      x[i] *= 0.98;
-    }
+    double[] x = shifted(noise(4, 90, 100, 0.01), 45, 90, 0.98);
     assertThat(detector.detect(x)).isEqualTo(detector.detect(x.clone()));
   }
 

@@ -26,6 +26,13 @@ class HealthRulesTest {
     return v.reasons().stream().map(HealthReason::kind).toList();
   }
 
+  /** The verdict's state and its only reason, with the sentence an operator reads. */
+  private static void assertOnlyReason(HealthVerdict v, HealthState state, Kind kind, String sentence) {
+    assertThat(v.state()).isEqualTo(state);
+    assertThat(kinds(v)).containsExactly(kind);
+    assertThat(v.reasons().getFirst().sentence()).isEqualTo(sentence);
+  }
+
   @Test
   void judge_cleanCountersAndFastMemcpy_healthyWithNothingUnread() {
     HealthVerdict v = judge(CLEAN);
@@ -39,10 +46,8 @@ class HealthRulesTest {
   void judge_uncorrectedEccDuringRun_failedCountingTheGrowth() {
     HealthVerdict v = judge(with(0L, 2L, 2L, 0L, false, false, 0L));
 
-    assertThat(v.state()).isEqualTo(HealthState.FAILED);
-    assertThat(kinds(v)).containsExactly(Kind.ECC_UNCORRECTED);
-    assertThat(v.reasons().getFirst().sentence()).isEqualTo("2 uncorrected ECC error(s) since the driver loaded, 2"
-        + " during this run");
+    assertOnlyReason(v, HealthState.FAILED, Kind.ECC_UNCORRECTED,
+        "2 uncorrected ECC error(s) since the driver loaded, 2 during this run");
   }
 
   @Test
@@ -97,8 +102,7 @@ class HealthRulesTest {
   void judge_pcieReplaysGrew_degraded() {
     HealthVerdict v = judge(with(0L, 0L, 0L, 0L, false, false, 3L));
 
-    assertThat(kinds(v)).containsExactly(Kind.PCIE_REPLAYS);
-    assertThat(v.reasons().getFirst().sentence()).isEqualTo("3 PCIe replay(s) during the run");
+    assertOnlyReason(v, HealthState.DEGRADED, Kind.PCIE_REPLAYS, "3 PCIe replay(s) during the run");
   }
 
   @Test
@@ -144,18 +148,17 @@ class HealthRulesTest {
     HealthVerdict v = HealthRules.judge(new HealthInputs(CLEAN, CLEAN, List.of(), 0.70,
         MemcpyFloor.of("NVIDIA H100 80GB HBM3", List.of()), 10, 0, 0));
 
-    assertThat(v.state()).isEqualTo(HealthState.DEGRADED);
-    assertThat(kinds(v)).containsExactly(Kind.BANDWIDTH_BELOW_FLOOR);
-    assertThat(v.reasons().getFirst().sentence()).isEqualTo("memcpy reached 70.0% of peak, below the floor of 77.9%"
-        + " (90% of the published 86.6% of peak (BabelStream copy, Azure ND H100 v5: 2900 of 3350 GB/s), published)");
+    assertOnlyReason(v, HealthState.DEGRADED, Kind.BANDWIDTH_BELOW_FLOOR, "memcpy reached 70.0% of peak, below the"
+        + " floor of 77.9% (90% of the published 86.6% of peak (BabelStream copy, Azure ND H100 v5: 2900 of 3350 GB/s),"
+        + " published)");
   }
 
   @Test
   void judge_throttledInMostCases_degradedNamingTheReason() {
     HealthVerdict v = HealthRules.judge(new HealthInputs(CLEAN, CLEAN, List.of(), 0.88, FLOOR, 10, 6, 0x40));
 
-    assertThat(kinds(v)).containsExactly(Kind.THROTTLE_PERSISTS);
-    assertThat(v.reasons().getFirst().sentence()).isEqualTo("throttled in 6 of 10 timed cases (hw thermal slowdown)");
+    assertOnlyReason(v, HealthState.DEGRADED, Kind.THROTTLE_PERSISTS,
+        "throttled in 6 of 10 timed cases (hw thermal slowdown)");
   }
 
   @Test

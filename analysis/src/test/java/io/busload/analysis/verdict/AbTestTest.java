@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class AbTestTest {
   private static final Setting H100 = new Setting("NVIDIA H100 80GB HBM3", "aaaa", "13.0", "0.1.0", "f00d",
@@ -20,10 +24,20 @@ class AbTestTest {
     return values;
   }
 
+  /** Baseline a: {@code n} samples around 3e12 on {@link #H100}; candidate b: as many around {@code level}. */
+  private static Comparison compare(int n, double sigma, double level, Setting candidate) {
+    return compare(n, n, sigma, level, candidate, Thresholds.defaults());
+  }
+
+  private static Comparison compare(int baselineSamples, int candidateSamples, double sigma, double level,
+      Setting candidate, Thresholds thresholds) {
+    return AbTest.compare(Side.of("a", samples(1, baselineSamples, 3e12, sigma), H100),
+        Side.of("b", samples(2, candidateSamples, level, sigma), candidate), thresholds);
+  }
+
   @Test
   void compare_fivePercentLower_slower() {
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
-        Side.of("b", samples(2, 20, 2.85e12, 0.003), H100), Thresholds.defaults());
+    Comparison c = compare(20, 0.003, 2.85e12, H100);
     assertThat(c.verdict()).isEqualTo(Verdict.SLOWER);
     assertThat(c.relative()).isBetween(-0.055, -0.045);
     assertThat(c.relativeLower()).isLessThan(c.relative());
@@ -32,31 +46,29 @@ class AbTestTest {
     assertThat(c.notes()).isEmpty();
   }
 
-  @Test
-  void compare_slowerAtLowerClock_saysSoFirst() {
-    Setting throttled = new Setting(H100.deviceName(), "aaaa", "13.0", "0.1.0", "f00d",
-        new Conditions(1755.0, 2619.0, true, false));
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
-        Side.of("b", samples(2, 20, 2.7e12, 0.003), throttled), Thresholds.defaults());
-    assertThat(c.verdict()).isEqualTo(Verdict.SLOWER);
-    assertThat(c.notes()).containsExactly("slower at a lower SM clock (1755 MHz vs 1980 MHz)",
-        "slower while throttling");
+  /** A candidate measured in another setting than the baseline: the verdict, and the notes naming what differed. */
+  static Stream<Arguments> otherSettings() {
+    return Stream.of(
+        Arguments.of("slowerAtLowerClock", new Setting(H100.deviceName(), "aaaa", "13.0", "0.1.0", "f00d",
+            new Conditions(1755.0, 2619.0, true, false)), 2.7e12, Verdict.SLOWER,
+            List.of("slower at a lower SM clock (1755 MHz vs 1980 MHz)", "slower while throttling")),
+        Arguments.of("fasterOnOtherDriverAndDevice", new Setting(H100.deviceName(), "bbbb", "13.1", "0.1.0", "f00d",
+            H100.conditions()), 3.1e12, Verdict.FASTER,
+            List.of("another device of the same model (fingerprint aaaa vs bbbb)", "driver 13.0 → 13.1")));
   }
 
-  @Test
-  void compare_fasterOnOtherDriverAndDevice_namesBoth() {
-    Setting other = new Setting(H100.deviceName(), "bbbb", "13.1", "0.1.0", "f00d", H100.conditions());
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
-        Side.of("b", samples(2, 20, 3.1e12, 0.003), other), Thresholds.defaults());
-    assertThat(c.verdict()).isEqualTo(Verdict.FASTER);
-    assertThat(c.notes()).containsExactly("another device of the same model (fingerprint aaaa vs bbbb)",
-        "driver 13.0 → 13.1");
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("otherSettings")
+  void compare_candidateInAnotherSetting_notesNameWhatDiffers(String name, Setting candidate, double level,
+      Verdict verdict, List<String> notes) {
+    Comparison c = compare(20, 0.003, level, candidate);
+    assertThat(c.verdict()).isEqualTo(verdict);
+    assertThat(c.notes()).containsExactlyElementsOf(notes);
   }
 
   @Test
   void compare_sameLevel_same() {
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 30, 3e12, 0.002), H100),
-        Side.of("b", samples(2, 30, 3e12, 0.002), H100), Thresholds.defaults());
+    Comparison c = compare(30, 0.002, 3e12, H100);
     assertThat(c.verdict()).isEqualTo(Verdict.SAME);
     assertThat(c.relativeLower()).isGreaterThan(-0.01);
     assertThat(c.relativeUpper()).isLessThan(0.01);
@@ -64,26 +76,22 @@ class AbTestTest {
 
   @Test
   void compare_noisyAndFew_unclearWithReason() {
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 6, 3e12, 0.05), H100),
-        Side.of("b", samples(2, 6, 2.97e12, 0.05), H100), Thresholds.defaults());
+    Comparison c = compare(6, 0.05, 2.97e12, H100);
     assertThat(c.verdict()).isEqualTo(Verdict.UNCLEAR);
     assertThat(c.reason()).contains("more samples would decide");
   }
 
   @Test
   void compare_smallRealShiftBelowThreshold_unclearOrSameNeverSlower() {
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 40, 3e12, 0.001), H100),
-        Side.of("b", samples(2, 40, 2.994e12, 0.001), H100), Thresholds.defaults());
+    Comparison c = compare(40, 0.001, 2.994e12, H100);
     assertThat(c.verdict()).isEqualTo(Verdict.SAME);
-    Comparison strict = AbTest.compare(Side.of("a", samples(1, 40, 3e12, 0.001), H100),
-        Side.of("b", samples(2, 40, 2.994e12, 0.001), H100), Thresholds.withMinShift(0.001));
+    Comparison strict = compare(40, 40, 0.001, 2.994e12, H100, Thresholds.withMinShift(0.001));
     assertThat(strict.verdict()).isEqualTo(Verdict.SLOWER);
   }
 
   @Test
   void compare_tooFewSamples_unclearNamingTheSide() {
-    Comparison c = AbTest.compare(Side.of("a", samples(1, 20, 3e12, 0.003), H100),
-        Side.of("b", samples(2, 3, 2e12, 0.003), H100), Thresholds.defaults());
+    Comparison c = compare(20, 3, 0.003, 2e12, H100, Thresholds.defaults());
     assertThat(c.verdict()).isEqualTo(Verdict.UNCLEAR);
     assertThat(c.reason()).isEqualTo("the candidate has 3 samples; a verdict needs at least 5 on each side");
     assertThat(c.shift()).isNull();

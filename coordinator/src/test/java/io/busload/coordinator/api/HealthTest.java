@@ -21,10 +21,7 @@ class HealthTest {
 
   @Test
   void health_runningCoordinator_answersUp() {
-    HttpResponse<String> health = local.http().get("/health");
-
-    assertThat(health.statusCode()).isEqualTo(200);
-    assertThat(Http.json(health).get("status").asText()).isEqualTo("up");
+    assertThat(local.http().getJson("/health").get("status").asText()).isEqualTo("up");
   }
 
   @Test

@@ -10,7 +10,6 @@ import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -29,12 +28,10 @@ class ScheduleAndAnalysisApiTest {
   private static final DeviceInfo CPU = Fixtures.cpu("h1");
 
   @RegisterExtension final LocalCoordinator local = new LocalCoordinator();
-  private Vertx vertx;
   private Http http;
 
   @BeforeEach
   void start() {
-    vertx = local.vertx();
     http = local.http();
     assertThat(send(Addresses.AGENT_HELLO, Fixtures.hello("a1", CPU, H100)).ok()).isTrue();
   }
@@ -141,7 +138,7 @@ class ScheduleAndAnalysisApiTest {
   @Test
   void results_dropAfterStableHistory_recordedListedAndPublished() throws Exception {
     BlockingQueue<JsonObject> published = new LinkedBlockingQueue<>();
-    vertx.eventBus().<JsonObject>consumer(RegressionWatch.LIVE_REGRESSIONS, m -> published.add(m.body()));
+    local.vertx().eventBus().<JsonObject>consumer(RegressionWatch.LIVE_REGRESSIONS, m -> published.add(m.body()));
     Instant t = Instant.parse("2026-11-01T00:00:00Z");
     for (int i = 0; i < 8; i++) {
       KernelResult r = Fixtures.result("s", "r" + i, "a1", H100, 4, true, t.plusSeconds(3600L * i));

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.SettableClock;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
+import io.busload.testsupport.SettableClock;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,11 +37,9 @@ class TokenScopesTest {
   private final SettableClock clock = new SettableClock(Instant.now());
   @RegisterExtension final LocalCoordinator local = new LocalCoordinator(clock);
   private Http http;
-  private CoordinatorSettings settings;
 
   @BeforeEach
   void start() {
-    settings = local.settings();
     http = local.http();
     local.deliver(Fixtures.hello("scope-agent", Fixtures.gpu("scope-host", 0)));
   }
@@ -123,7 +121,7 @@ class TokenScopesTest {
     assertThat(http.write("POST", "/api/sweeps", SWEEP, other).statusCode()).as("before it is revoked").isEqualTo(201);
 
     // What DELETE /api/tokens/other on another coordinator of the same store does: this one hears nothing of it.
-    try (java.sql.Connection c = io.busload.coordinator.TestDatabase.connect(settings.database());
+    try (java.sql.Connection c = io.busload.coordinator.TestDatabase.connect(local.settings().database());
         java.sql.Statement s = c.createStatement()) {
       assertThat(s.executeUpdate("UPDATE api_tokens SET revoked_at = now() WHERE name = 'other'")).isEqualTo(1);
     }

@@ -25,10 +25,7 @@ class VersionApiTest {
 
   @Test
   void version_get_namesReleaseSchemasAndRestApiVersion() {
-    HttpResponse<String> response = local.http().get("/api/version");
-
-    assertThat(response.statusCode()).isEqualTo(200);
-    JsonNode version = Http.json(response);
+    JsonNode version = local.http().getJson("/api/version");
     assertThat(version.get("coordinatorVersion").asText()).isEqualTo(Protocol.releaseOf(RestApi.class));
     assertThat(version.get("schemaVersion").asInt()).isEqualTo(Protocol.SCHEMA_VERSION);
     assertThat(version.get("oldestSchemaVersion").asInt()).isEqualTo(Protocol.OLDEST_SCHEMA_VERSION);

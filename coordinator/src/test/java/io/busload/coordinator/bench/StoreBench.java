@@ -9,6 +9,7 @@ import io.busload.coordinator.store.ResultStore;
 import io.busload.protocol.DeviceInfo;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.Ports;
 import io.vertx.core.Vertx;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
@@ -16,7 +17,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -85,7 +85,7 @@ public final class StoreBench {
         .setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").start()) {
       DatabaseSettings database = new DatabaseSettings(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
       String name = "busload-bench-" + UUID.randomUUID();
-      int port = freePort();
+      int port = Ports.free();
       // A tokens file of its own, so the coordinator does not make and print a first API token.
       Coordinator coordinator = Coordinator.start(new CoordinatorSettings(Http.tokensIn(dir.resolve("data")),
           "127.0.0.1", 0,
@@ -399,11 +399,5 @@ public final class StoreBench {
 
   private static String loadAverage() throws Exception {
     return Files.readString(Path.of("/proc/loadavg")).trim();
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -21,14 +21,12 @@ import io.busload.protocol.cluster.FleetTls;
 import io.busload.protocol.pki.CertsCommand;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
+import io.busload.testsupport.MemberTls;
 import io.busload.testsupport.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.json.JsonObject;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,10 +34,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,7 +63,7 @@ class CertificateRenewalTest {
     coordinator = Coordinator.deploy(coordinatorVertx, settings).await(60, TimeUnit.SECONDS);
     int bridgePort = coordinator.bridgePort();
     Http http = new Http(coordinator.httpPort());
-    X509Certificate servedBefore = served(certs.resolve("agent-renew-a1"), bridgePort);
+    X509Certificate servedBefore = MemberTls.served(certs.resolve("agent-renew-a1"), "127.0.0.1", bridgePort);
 
     try (LogCapture connects = LogCapture.of(BridgeClient.class)) {
       Vertx agentVertx = vertx();
@@ -104,7 +98,7 @@ class CertificateRenewalTest {
       assertThat(renewed).isZero();
       Instant renewedAt = Instant.now();
       // Results keep flowing on the open connection while the coordinator notices the new files.
-      while (served(certs.resolve("agent-renew-a1"), bridgePort).getNotAfter().toInstant()
+      while (MemberTls.served(certs.resolve("agent-renew-a1"), "127.0.0.1", bridgePort).getNotAfter().toInstant()
           .isBefore(Instant.now().plus(Duration.ofDays(30)))) {
         assertThat(Duration.between(renewedAt, Instant.now())).as("the bridge took the renewed certificate")
             .isLessThan(Duration.ofSeconds(60));
@@ -113,7 +107,7 @@ class CertificateRenewalTest {
         sent++;
         Thread.sleep(500);
       }
-      X509Certificate servedAfter = served(certs.resolve("agent-renew-a1"), bridgePort);
+      X509Certificate servedAfter = MemberTls.served(certs.resolve("agent-renew-a1"), "127.0.0.1", bridgePort);
       for (int i = 0; i < 5; i++, sent++) {
         KernelResult result = Fixtures.result(sweepId, runId, "renew-a1", gpu, sent + 1, true, Instant.now());
         assertThat(ack(agentVertx, agent, Addresses.BRIDGE_RESULTS, BridgeJson.toJson(result)).ok()).isTrue();
@@ -131,30 +125,6 @@ class CertificateRenewalTest {
           .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
       assertThat(expirySeconds).as("the gauge follows the renewed certificate")
           .isGreaterThan(Duration.ofDays(59).toSeconds());
-    }
-  }
-
-  /** The certificate the bridge presents to a new handshake, made with the agent's key and trust as on disk now. */
-  private static X509Certificate served(Path member, int port) throws Exception {
-    char[] password = Files.readString(member.resolve(FleetTls.PASSWORD_FILE)).strip().toCharArray();
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(member.resolve(FleetTls.KEY_STORE))) {
-      keys.load(in, password);
-    }
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(member.resolve(FleetTls.TRUST_STORE))) {
-      trust.load(in, password);
-    }
-    KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keyManagers.init(keys, password);
-    TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
-    try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
-      socket.setSoTimeout(10_000);
-      socket.startHandshake();
-      return (X509Certificate) socket.getSession().getPeerCertificates()[0];
     }
   }
 

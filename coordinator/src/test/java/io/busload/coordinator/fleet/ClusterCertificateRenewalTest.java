@@ -21,15 +21,13 @@ import io.busload.protocol.pki.CertsCommand;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
 import io.busload.testsupport.LoopbackCluster;
+import io.busload.testsupport.MemberTls;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.core.spi.cluster.NodeInfo;
-import java.io.InputStream;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,10 +40,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -189,31 +183,9 @@ class ClusterCertificateRenewalTest {
       Promise<NodeInfo> info = Promise.promise();
       manager.getNodeInfo(node, info);
       NodeInfo member = info.future().await(10, TimeUnit.SECONDS);
-      served.put(member.port(), served(prober, member.host(), member.port()).getSerialNumber());
+      served.put(member.port(), MemberTls.served(prober, member.host(), member.port()).getSerialNumber());
     }
     return served;
   }
 
-  private static X509Certificate served(Path member, String host, int port) throws Exception {
-    char[] password = Files.readString(member.resolve(FleetTls.PASSWORD_FILE)).strip().toCharArray();
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(member.resolve(FleetTls.KEY_STORE))) {
-      keys.load(in, password);
-    }
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(member.resolve(FleetTls.TRUST_STORE))) {
-      trust.load(in, password);
-    }
-    KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keyManagers.init(keys, password);
-    TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
-    try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(host, port)) {
-      socket.setSoTimeout(10_000);
-      socket.startHandshake();
-      return (X509Certificate) socket.getSession().getPeerCertificates()[0];
-    }
-  }
 }

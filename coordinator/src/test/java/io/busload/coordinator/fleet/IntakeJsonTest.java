@@ -51,7 +51,6 @@ class IntakeJsonTest {
   @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-json");
   private Coordinator coordinator;
   private Vertx agentVertx;
-  private AgentDouble agent;
 
   @BeforeEach
   void start() throws Exception {
@@ -60,8 +59,7 @@ class IntakeJsonTest {
     // This member writes result frames byte for byte, under the protocol codec's name.
     agentVertx.eventBus().unregisterDefaultCodec(KernelResult.class);
     agentVertx.eventBus().registerCodec(new RawCodec(CODEC));
-    agent = new AgentDouble(agentVertx, Fixtures.hello("json-agent", GPU));
-    cluster.onClose(agent);
+    cluster.onClose(new AgentDouble(agentVertx, Fixtures.hello("json-agent", GPU)));
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.analysis.cohort.CohortFlag;
 import io.busload.coordinator.Fixtures;
-import io.busload.coordinator.SettableClock;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.store.AgentStore;
 import io.busload.coordinator.store.Database;
@@ -20,6 +19,7 @@ import io.busload.coordinator.store.VerdictStore;
 import io.busload.coordinator.store.VerdictStore.StoredChangePoint;
 import io.busload.protocol.DeviceInfo;
 import io.busload.testsupport.Await;
+import io.busload.testsupport.SettableClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;

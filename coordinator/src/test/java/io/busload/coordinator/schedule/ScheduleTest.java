@@ -8,7 +8,6 @@ import io.busload.coordinator.Coordinator;
 import io.busload.coordinator.CoordinatorSettings;
 import io.busload.coordinator.Fixtures;
 import io.busload.coordinator.Http;
-import io.busload.coordinator.SettableClock;
 import io.busload.coordinator.TestDatabase;
 import io.busload.coordinator.api.RestApiTestSettings;
 import io.busload.coordinator.store.Database;
@@ -20,6 +19,7 @@ import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.DeviceInfo;
 import io.busload.testsupport.LoopbackCluster;
+import io.busload.testsupport.SettableClock;
 import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -43,8 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** ScheduleStore firing for real: a controlled clock, a real PostgreSQL, one or two real coordinators. */
 class ScheduleTest {
   private static final DeviceInfo GPU = Fixtures.gpu("sc-host", 0);
-  private static final String EVERY_HOUR = "{\"name\":\"hourly\",\"cron\":\"0 * * * *\",\"timeZone\":\"UTC\","
-      + "\"suite\":\"stride\",\"target\":{\"kind\":\"model\",\"value\":\"" + GPU.name() + "\"}}";
+  private static final String EVERY_HOUR = Fixtures.hourlySchedule(GPU);
 
   @TempDir Path dir;
 

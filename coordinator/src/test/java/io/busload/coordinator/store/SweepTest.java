@@ -8,31 +8,24 @@ import static io.busload.coordinator.store.RunState.RUNNING;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class SweepTest {
-  @Test
-  void stateOf_allQueued_isQueued() {
-    assertThat(Sweep.stateOf(List.of(QUEUED, QUEUED))).isEqualTo(Sweep.State.QUEUED);
+  static Stream<Arguments> runsAndSweep() {
+    return Stream.of(
+        Arguments.of("allQueued", List.of(QUEUED, QUEUED), Sweep.State.QUEUED),
+        Arguments.of("oneDoneOneQueued", List.of(DONE, QUEUED), Sweep.State.RUNNING),
+        Arguments.of("oneFailedOneRunning", List.of(FAILED, RUNNING), Sweep.State.RUNNING),
+        Arguments.of("allDone", List.of(DONE, DONE), Sweep.State.DONE),
+        Arguments.of("allFinishedOneInterrupted", List.of(DONE, INTERRUPTED), Sweep.State.FAILED));
   }
 
-  @Test
-  void stateOf_oneDoneOneQueued_isRunning() {
-    assertThat(Sweep.stateOf(List.of(DONE, QUEUED))).isEqualTo(Sweep.State.RUNNING);
-  }
-
-  @Test
-  void stateOf_oneFailedOneRunning_isStillRunning() {
-    assertThat(Sweep.stateOf(List.of(FAILED, RUNNING))).isEqualTo(Sweep.State.RUNNING);
-  }
-
-  @Test
-  void stateOf_allDone_isDone() {
-    assertThat(Sweep.stateOf(List.of(DONE, DONE))).isEqualTo(Sweep.State.DONE);
-  }
-
-  @Test
-  void stateOf_allFinishedOneInterrupted_isFailed() {
-    assertThat(Sweep.stateOf(List.of(DONE, INTERRUPTED))).isEqualTo(Sweep.State.FAILED);
+  @ParameterizedTest(name = "{0}: {2}")
+  @MethodSource("runsAndSweep")
+  void stateOf_runStates_sweepState(String name, List<RunState> runs, Sweep.State expected) {
+    assertThat(Sweep.stateOf(runs)).isEqualTo(expected);
   }
 }

@@ -23,8 +23,8 @@ import io.busload.protocol.Protocol;
 import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.testsupport.Ports;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -114,7 +114,7 @@ public final class ViewLoadBench {
           sweeps * perSweep, (System.nanoTime() - fillStart) / 1e9);
 
       String cluster = "busload-view-bench-" + UUID.randomUUID();
-      int clusterPort = freePort();
+      int clusterPort = Ports.free();
       Coordinator coordinator = Coordinator.start(new CoordinatorSettings(dir.resolve("coordinator"), "127.0.0.1", 0,
           new ClusterSettings(cluster, "127.0.0.1", null, clusterPort, 0, List.of("127.0.0.1"),
               ClusterSettings.COORDINATOR), database)).await(180, TimeUnit.SECONDS);
@@ -377,12 +377,6 @@ public final class ViewLoadBench {
         ResultSet rs = c.createStatement().executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

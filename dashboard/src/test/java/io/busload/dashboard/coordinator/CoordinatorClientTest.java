@@ -7,9 +7,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.busload.dashboard.Results;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
+import io.busload.testsupport.Ports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -178,11 +178,8 @@ class CoordinatorClientTest {
   }
 
   @Test
-  void agents_nobodyListening_saysTheCoordinatorIsUnreachable() throws IOException {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
+  void agents_nobodyListening_saysTheCoordinatorIsUnreachable() {
+    int closedPort = Ports.free();
     CoordinatorClient nowhere = new CoordinatorClient("http://127.0.0.1:" + closedPort);
 
     assertThatThrownBy(nowhere::agents)

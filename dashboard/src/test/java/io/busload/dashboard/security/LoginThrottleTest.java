@@ -3,11 +3,9 @@ package io.busload.dashboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
+import io.busload.testsupport.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.security.authentication.BadCredentialsException;
@@ -28,7 +26,7 @@ import org.springframework.security.web.authentication.WebAuthenticationDetails;
 class LoginThrottleTest {
   private static final String PASSWORD = "right-horse-battery";
   private final PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
-  private final MovableClock clock = new MovableClock(Instant.parse("2026-11-27T12:00:00Z"));
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-27T12:00:00Z"));
   private final LoginThrottle throttle;
 
   LoginThrottleTest() {
@@ -89,32 +87,5 @@ class LoginThrottleTest {
     assertThatThrownBy(() -> login("admin", "typo", "10.1.1.1")).as("counting starts again")
         .isExactlyInstanceOf(BadCredentialsException.class);
     assertThat(login("admin", PASSWORD, "10.1.1.1").isAuthenticated()).isTrue();
-  }
-
-  private static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant start) {
-      now = start;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

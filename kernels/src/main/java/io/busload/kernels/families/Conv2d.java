@@ -158,19 +158,8 @@ public final class Conv2d extends VariantFamily<Conv2d.Variant, Conv2d.Case> {
         }
         for (long r = fromRow; r < toRow; r++) {
           for (long c = 0; c < n; c++) {
-            double expected = 0.0;
-            double magnitude = 0.0;
-            for (int dr = -1; dr <= 1; dr++) {
-              for (int dc = -1; dc <= 1; dc++) {
-                long rr = r + dr;
-                long cc = c + dc;
-                if (rr >= 0 && rr < n && cc >= 0 && cc < n) {
-                  double a = in.getAtIndex(JAVA_DOUBLE, rr * n + cc);
-                  expected = Math.fma(a, weight(dr, dc), expected);
-                  magnitude += Math.abs(a * weight(dr, dc));
-                }
-              }
-            }
+            double expected = stencil(in, r, c, false);
+            double magnitude = stencil(in, r, c, true);
             double actual = out.getAtIndex(JAVA_DOUBLE, r * n + c);
             if (!(Math.abs(actual - expected) <= TOLERANCE * magnitude)) {
               collector.mismatch("out[" + r + "][" + c + "]: expected " + expected + ", got "
@@ -195,20 +184,25 @@ public final class Conv2d extends VariantFamily<Conv2d.Variant, Conv2d.Case> {
           for (long inner = 0; inner < n; inner++) {
             long r = naive ? inner : outer;
             long c = naive ? outer : inner;
-            out.setAtIndex(JAVA_DOUBLE, r * n + c, at(in, r, c));
+            out.setAtIndex(JAVA_DOUBLE, r * n + c, stencil(in, r, c, false));
           }
         }
       });
     }
 
-    private double at(MemorySegment in, long r, long c) {
+    /**
+     * The 3x3 stencil at ({@code r}, {@code c}) over the neighbours inside the grid: the weighted sum in the order
+     * the check expects, or with {@code magnitude} the sum of each term's size, the scale its rounding error has.
+     */
+    private double stencil(MemorySegment in, long r, long c, boolean magnitude) {
       double acc = 0.0;
       for (int dr = -1; dr <= 1; dr++) {
         for (int dc = -1; dc <= 1; dc++) {
           long rr = r + dr;
           long cc = c + dc;
           if (rr >= 0 && rr < n && cc >= 0 && cc < n) {
-            acc = Math.fma(in.getAtIndex(JAVA_DOUBLE, rr * n + cc), weight(dr, dc), acc);
+            double a = in.getAtIndex(JAVA_DOUBLE, rr * n + cc);
+            acc = magnitude ? acc + Math.abs(a * weight(dr, dc)) : Math.fma(a, weight(dr, dc), acc);
           }
         }
       }

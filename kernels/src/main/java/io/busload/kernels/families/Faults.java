@@ -47,13 +47,7 @@ public final class Faults extends VariantFamily<Faults.Variant, Faults.Case> {
   }
 
   public Faults() {
-    super(NAME, Variant.ALL);
-  }
-
-  /** Faults are tests of the fleet, not measurements: never in the {@code coalescing} suite. */
-  @Override
-  public boolean inCoalescingSuite() {
-    return false;
+    super(NAME, Variant.ALL, Suites.OWN_ONLY);
   }
 
   @Override

@@ -96,12 +96,7 @@ public final class Interconnect extends AbstractFamily {
   public Interconnect() {
     super(NAME, VARIANTS.stream().map(v -> new KernelSpec(v.kernel(), NAME, v.peer()
         ? List.of(new Axis(SuiteOptions.PEER, List.of(EVERY_PEER)), new Axis(SuiteOptions.BYTES, PEER_BYTES))
-        : List.of(new Axis(SuiteOptions.BYTES, HOST_BYTES)))).toList());
-  }
-
-  @Override
-  public boolean inCoalescingSuite() {
-    return false;
+        : List.of(new Axis(SuiteOptions.BYTES, HOST_BYTES)))).toList(), Suites.OWN_ONLY);
   }
 
   /** The row of a case; {@code kernel: ...} when the case is not this family's. */

@@ -53,13 +53,7 @@ public final class Mutants extends VariantFamily<Mutants.Variant, Mutants.Case> 
   }
 
   public Mutants() {
-    super(NAME, Variant.ALL);
-  }
-
-  /** Tests of the checks, not measurements: never in the {@code coalescing} suite. */
-  @Override
-  public boolean inCoalescingSuite() {
-    return false;
+    super(NAME, Variant.ALL, Suites.OWN_ONLY);
   }
 
   /**

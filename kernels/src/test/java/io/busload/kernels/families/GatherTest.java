@@ -18,6 +18,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 class GatherTest {
   private final Gather family = new Gather();
@@ -84,11 +86,12 @@ class GatherTest {
     assertThat(t.flops()).isZero();
   }
 
-  @Test
-  void coalescing_sorted_fourSectorsEverywhere() {
-    for (Gather.Variant v : List.of(Gather.Variant.GATHER_SORTED, Gather.Variant.SCATTER_SORTED)) {
-      assertThat(program(v, 1 << 20).coalescing()).extracting(Coalescing::sectorsPerRequest).containsOnly(4);
-    }
+  static final List<Gather.Variant> SORTED = List.of(Gather.Variant.GATHER_SORTED, Gather.Variant.SCATTER_SORTED);
+
+  @ParameterizedTest
+  @FieldSource("SORTED")
+  void coalescing_sorted_fourSectorsEverywhere(Gather.Variant variant) {
+    assertThat(program(variant, 1 << 20).coalescing()).extracting(Coalescing::sectorsPerRequest).containsOnly(4);
   }
 
   @Test

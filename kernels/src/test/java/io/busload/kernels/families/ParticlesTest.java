@@ -15,6 +15,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ParticlesTest {
   private final Particles family = new Particles();
@@ -76,11 +78,10 @@ class ParticlesTest {
     assertThat(model.get(6).store()).isTrue();
   }
 
-  @Test
-  void coalescing_soaAndAosoa_everyAccessFourSectors() {
-    for (Particles.Layout layout : List.of(Particles.Layout.SOA, Particles.Layout.AOSOA)) {
-      assertThat(program(layout, 1 << 20).coalescing()).extracting(Coalescing::sectorsPerRequest).containsOnly(4);
-    }
+  @ParameterizedTest
+  @EnumSource(names = {"SOA", "AOSOA"})
+  void coalescing_soaAndAosoa_everyAccessFourSectors(Particles.Layout layout) {
+    assertThat(program(layout, 1 << 20).coalescing()).extracting(Coalescing::sectorsPerRequest).containsOnly(4);
   }
 
   @Test

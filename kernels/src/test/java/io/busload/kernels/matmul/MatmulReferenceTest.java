@@ -11,6 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The sampled double-precision check and its tolerance. */
@@ -18,54 +19,38 @@ class MatmulReferenceTest {
 
   @Test
   void check_unwrittenElement_reportedAsPoison() {
-    try (Arena arena = Arena.ofShared()) {
-      Matmul.Case program = MatmulTest.program(Matmul.Variant.NAIVE, 64);
-      List<MemorySegment> buffers = Harness.prepare(program, arena);
-      program.runOnCpu(buffers, Parallel.serial());
-      buffers.get(2).setAtIndex(JAVA_FLOAT, 5 * 64 + 7, Float.intBitsToFloat(-1));
+    Check check = checkAfter(Matmul.Variant.NAIVE, 64,
+        buffers -> buffers.get(2).setAtIndex(JAVA_FLOAT, 5 * 64 + 7, Float.intBitsToFloat(-1)));
 
-      Check check = program.check(buffers);
-
-      assertThat(check.passed()).isFalse();
-      assertThat(check.mismatches()).first().isEqualTo("C[5][7]: expected a finite value, got poison (never written)");
-    }
+    assertThat(check.passed()).isFalse();
+    assertThat(check.mismatches()).first().isEqualTo("C[5][7]: expected a finite value, got poison (never written)");
   }
 
   @Test
   void check_oneProductMissingInALastRowElement_mismatch() {
     int n = 256;
-    try (Arena arena = Arena.ofShared()) {
-      Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
-      List<MemorySegment> buffers = onCpu(program, arena);
-      dropLastProduct(buffers, n, n - 1, 3);
+    Check check = checkAfter(Matmul.Variant.COALESCED, n, buffers -> dropLastProduct(buffers, n, n - 1, 3));
 
-      Check check = program.check(buffers);
-
-      assertThat(check.mismatchCount()).isEqualTo(1);
-      assertThat(check.mismatches().getFirst()).startsWith("C[255][3]: expected ");
-    }
+    assertThat(check.mismatchCount()).isEqualTo(1);
+    assertThat(check.mismatches().getFirst()).startsWith("C[255][3]: expected ");
   }
 
   @Test
   void check_oneTileOneProductShort_everyRowOfItFlagged() {
     int n = 512;
-    try (Arena arena = Arena.ofShared()) {
-      Matmul.Case program = MatmulTest.program(Matmul.Variant.COALESCED, n);
-      List<MemorySegment> buffers = onCpu(program, arena);
-      // Tile (5, 7) as a kernel whose k loop stopped one short there would leave it: each element off by one
-      // product (about 2.25 in some 1,100), which sampling sees only where it happens to pick one of them.
+    // Tile (5, 7) as a kernel whose k loop stopped one short there would leave it: each element off by one
+    // product (about 2.25 in some 1,100), which sampling sees only where it happens to pick one of them.
+    Check check = checkAfter(Matmul.Variant.COALESCED, n, buffers -> {
       for (int i = 5 * 32; i < 6 * 32; i++) {
         for (int j = 7 * 32; j < 8 * 32; j++) {
           dropLastProduct(buffers, n, i, j);
         }
       }
+    });
 
-      Check check = program.check(buffers);
-
-      // Sampling alone lands on about 16 of the tile's 1,024 elements; Freivalds' test flags every other row of it.
-      assertThat(check.mismatchCount()).isGreaterThanOrEqualTo(32);
-      assertThat(check.mismatches()).allMatch(m -> m.matches("C\\[(1[6-8][0-9]|19[01])\\].*"));
-    }
+    // Sampling alone lands on about 16 of the tile's 1,024 elements; Freivalds' test flags every other row of it.
+    assertThat(check.mismatchCount()).isGreaterThanOrEqualTo(32);
+    assertThat(check.mismatches()).allMatch(m -> m.matches("C\\[(1[6-8][0-9]|19[01])\\].*"));
   }
 
   @Test
@@ -101,10 +86,15 @@ class MatmulReferenceTest {
     assertThat(MatmulReference.tolerance(4096, sum)).isLessThan(sum / (4 * 4096));
   }
 
-  private static List<MemorySegment> onCpu(Matmul.Case program, Arena arena) {
-    List<MemorySegment> buffers = Harness.prepare(program, arena);
-    program.runOnCpu(buffers, Parallel.serial());
-    return buffers;
+  /** The check of a CPU run of {@code variant} at size {@code n} whose buffers {@code damage} changed afterwards. */
+  private static Check checkAfter(Matmul.Variant variant, int n, Consumer<List<MemorySegment>> damage) {
+    try (Arena arena = Arena.ofShared()) {
+      Matmul.Case program = MatmulTest.program(variant, n);
+      List<MemorySegment> buffers = Harness.prepare(program, arena);
+      program.runOnCpu(buffers, Parallel.serial());
+      damage.accept(buffers);
+      return program.check(buffers);
+    }
   }
 
   /** C[i][j] as a kernel whose k loop stopped one short would leave it. */

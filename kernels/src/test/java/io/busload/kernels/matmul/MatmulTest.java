@@ -20,7 +20,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The matmul family's programs: geometry, traffic and coalescing models, inputs, the CPU run and its check. */
 class MatmulTest {
@@ -117,28 +121,31 @@ class MatmulTest {
     }
   }
 
-  @Test
-  void coalescing_naiveAndRowPerThread_aAndCThirtyTwoSectorsBBroadcast() {
-    for (Matmul.Variant variant : List.of(Matmul.Variant.NAIVE, Matmul.Variant.ROW_PER_THREAD)) {
-      List<Coalescing> model = program(variant, 4096).coalescing();
-      assertThat(model).extracting(Coalescing::sectorsPerRequest).containsExactly(32, 1, 32);
-      assertThat(model).extracting(Coalescing::linesPerRequest).containsExactly(32, 1, 32);
-      assertThat(model).extracting(Coalescing::store).containsExactly(false, false, true);
-      assertThat(model.getFirst().efficiency()).isEqualTo(0.125); // 4 useful bytes per 32-byte sector
-      assertThat(model.get(1).access()).isEqualTo("load B (broadcast)");
-    }
+  /**
+   * Load A, load B, store C of each modelled variant: sectors and lines per request, and which load is the one
+   * address every lane shares. Naive and row-per-thread walk A and C 32 sectors apart and share B; coalesced and
+   * col-per-thread share A and read B and write C four sectors a warp.
+   */
+  static Stream<Arguments> modelledVariants() {
+    return Stream.of(
+        Arguments.of(Matmul.Variant.NAIVE, List.of(32, 1, 32), List.of(32, 1, 32), 1, "load B (broadcast)"),
+        Arguments.of(Matmul.Variant.ROW_PER_THREAD, List.of(32, 1, 32), List.of(32, 1, 32), 1, "load B (broadcast)"),
+        Arguments.of(Matmul.Variant.COALESCED, List.of(1, 4, 4), List.of(1, 1, 1), 0, "load A (broadcast)"),
+        Arguments.of(Matmul.Variant.COL_PER_THREAD, List.of(1, 4, 4), List.of(1, 1, 1), 0, "load A (broadcast)"));
   }
 
-  @Test
-  void coalescing_coalescedAndColPerThread_aBroadcastBAndCFourSectors() {
-    for (Matmul.Variant variant : List.of(Matmul.Variant.COALESCED, Matmul.Variant.COL_PER_THREAD)) {
-      List<Coalescing> model = program(variant, 4096).coalescing();
-      assertThat(model).extracting(Coalescing::sectorsPerRequest).containsExactly(1, 4, 4);
-      assertThat(model).extracting(Coalescing::linesPerRequest).containsExactly(1, 1, 1);
-      assertThat(model.get(1).efficiency()).isEqualTo(1.0);
-      assertThat(model.get(2).efficiency()).isEqualTo(1.0);
-      assertThat(model.getFirst().access()).isEqualTo("load A (broadcast)");
-    }
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("modelledVariants")
+  void coalescing_modelledVariant_sectorsLinesAndTheBroadcastLoad(Matmul.Variant variant, List<Integer> sectors,
+      List<Integer> lines, int broadcast, String broadcastAccess) {
+    List<Coalescing> model = program(variant, 4096).coalescing();
+    assertThat(model).extracting(Coalescing::sectorsPerRequest).containsExactlyElementsOf(sectors);
+    assertThat(model).extracting(Coalescing::linesPerRequest).containsExactlyElementsOf(lines);
+    assertThat(model).extracting(Coalescing::store).containsExactly(false, false, true);
+    assertThat(model.get(broadcast).access()).isEqualTo(broadcastAccess);
+    // 4 useful bytes per lane: 32 sectors a warp use an eighth of each, 4 sectors every byte.
+    assertThat(model.get(1 - broadcast).efficiency()).isEqualTo(4.0 / sectors.get(1 - broadcast));
+    assertThat(model.get(2).efficiency()).isEqualTo(4.0 / sectors.get(2));
   }
 
   @Test

@@ -3,28 +3,20 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The design-citation check on a planted checkout, and then on this one, where every citation must lead somewhere. */
-class DesignCitationsTest {
+class DesignCitationsTest extends PlantedTreeTest {
   /** Built from parts so that this file itself cites nothing. */
   private static final String DESIGN = "docs/" + "design/";
 
-  @TempDir Path tree;
-
-  private void write(String file, String text) throws IOException {
-    Path p = tree.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+  DesignCitationsTest() {
+    super(DesignCitations::broken);
   }
 
   @Test
   void broken_missingFileAndMissingAnchor_eachNamedWithLine() throws IOException {
-    write("pom.xml", "<project/>");
-    write("busload", "#!/bin/bash\n");
     write(DESIGN + "invariants.md", "<a id=\"acks\"></a>\n## Results are kept until acked\n");
     write("agent/src/main/java/A.java", """
         // kept until acked (%1$sinvariants.md#acks)
@@ -32,7 +24,7 @@ class DesignCitationsTest {
         // reasons (%1$selsewhere.md#why)
         """.formatted(DESIGN));
 
-    assertThat(DesignCitations.broken(tree)).containsExactly(
+    assertThat(findings()).containsExactly(
         "agent/src/main/java/A.java:2: " + DESIGN + "invariants.md has no anchor #one-run-per-device",
         "agent/src/main/java/A.java:3: " + DESIGN + "elsewhere.md does not exist");
   }

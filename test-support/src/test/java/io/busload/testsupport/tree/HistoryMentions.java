@@ -47,14 +47,6 @@ final class HistoryMentions {
 
   private static final Pattern MIGRATION = Pattern.compile(".*/db/migration/V[0-9]+__[^/]*[.]sql");
 
-  /** One line that names an issue or cites a file outside the repository. */
-  record Finding(String file, int line, String text) {
-    @Override
-    public String toString() {
-      return file + ":" + line + ": " + text.strip();
-    }
-  }
-
   private HistoryMentions() {}
 
   static final String KERNEL_SOURCES = "kernels/src/main/cuda/";

@@ -4,45 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The checker on planted trees, and then on this checkout, which must have nothing to report. */
-class HistoryMentionsTest {
+class HistoryMentionsTest extends PlantedTreeTest {
   /** Built from parts so that this file itself holds no instance of what it plants. */
   private static final String ISSUE = "iss" + "ue";
   private static final String CAPITAL = "I" + ISSUE.substring(1);
   private static final String ARCH = "ARCHITECTURE" + ".md";
   private static final String SHARED = ".." + "/shared";
 
-  @TempDir Path tree;
-
-  private Path checkout() throws IOException {
-    Files.writeString(tree.resolve("pom.xml"), "<project/>");
-    Files.writeString(tree.resolve("busload"), "#!/bin/bash\n");
-    return tree;
-  }
-
-  private void write(String file, String text) throws IOException {
-    Path p = tree.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
-  }
-
-  private List<String> findings() {
-    return HistoryMentions.scan(tree).stream().map(Object::toString).collect(Collectors.toList());
+  HistoryMentionsTest() {
+    super(HistoryMentions::scan);
   }
 
   @Test
   void scan_plantedMentions_eachListedWithFileAndLine() throws IOException {
-    checkout();
     write("agent/src/main/java/A.java", "class A {\n  // kept apart (" + ISSUE + " 12): why\n}\n");
     write("docs/design/x.md", "# X\n\nSince " + CAPITAL + "s 12/13 it holds.\n");
     write("protocol/src/main/java/B.java", "/** Fast split detection (" + ARCH + "). */\nclass B {}\n");
@@ -59,7 +41,6 @@ class HistoryMentionsTest {
 
   @Test
   void scan_mentionSplitAcrossTwoLines_listedAtItsFirstLine() throws IOException {
-    checkout();
     write("kernels/src/main/java/F.java", "/**\n * one case per host (" + ISSUE + "\n * 14: the peer axis).\n */\n");
     write("docs/design/y.md", "Reflowed by an " + ISSUE + "\n- 7 is a list item, still a mention.\n");
     write("docs/design/z.md", "Open " + ISSUE + "s\nare tracked elsewhere; 14 of them.\n");
@@ -70,7 +51,6 @@ class HistoryMentionsTest {
 
   @Test
   void scan_issueNumberInTestNameOrDisplayName_listed() throws IOException {
-    checkout();
     write("coordinator/src/test/java/T.java", """
         class T {
           @Test void of_resultFromBefore%s12_readsItsSentence() {}
@@ -86,7 +66,6 @@ class HistoryMentionsTest {
 
   @Test
   void scan_wordsThatOnlyLookAlike_notListed() throws IOException {
-    checkout();
     // Built from pieces, as the mentions above are, so that this file holds none of the look-alikes itself.
     String capital = ISSUE.substring(0, 1).toUpperCase() + ISSUE.substring(1);
     write("a/Text.java", "// t" + ISSUE + " 3 is no " + ISSUE + "; " + ISSUE
@@ -97,7 +76,6 @@ class HistoryMentionsTest {
 
   @Test
   void scan_resultsRecordsMigrationsAndBuildOutput_notListed() throws IOException {
-    checkout();
     String mention = "measured for " + ISSUE + " 16\n";
     write("docs/results/2026-11-25-fleet/README.md", mention);
     write("coordinator/src/main/resources/db/migration/V7__result_sampling.sql", "-- " + mention);
@@ -115,7 +93,6 @@ class HistoryMentionsTest {
 
   @Test
   void scan_kernelSourceAsTheKeptFatbinWasBuiltFrom_notListedUntilItChanges() throws IOException {
-    checkout();
     String source = "// Copy families (" + ISSUE + " 3): offset copy\n__global__ void k() {}\n";
     write("kernels/src/main/cuda/copy.cu", source);
     String sha = HexFormat.of().formatHex(sha256(source));
@@ -138,7 +115,7 @@ class HistoryMentionsTest {
 
   @Test
   void checkout_hasNoIssueNumbersOrOutsideCitations() {
-    List<HistoryMentions.Finding> found = HistoryMentions.scan(SourceTree.root());
+    List<Finding> found = HistoryMentions.scan(SourceTree.root());
 
     assertThat(found)
         .as("Say what holds now and why, and cite docs/design/ (docs/design/invariants.md) instead of an issue "

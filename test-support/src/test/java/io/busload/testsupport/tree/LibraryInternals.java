@@ -21,13 +21,6 @@ final class LibraryInternals {
   /** Vaadin's request types and UIDL messages, which only its own client should write. */
   static final Pattern VAADIN_PROTOCOL = Pattern.compile("[?&]v-r=|\"ui-navigate\"|\"UNLOAD\"");
 
-  record Finding(String file, int line, String text) {
-    @Override
-    public String toString() {
-      return file + ":" + line + ": " + text.strip();
-    }
-  }
-
   private LibraryInternals() {}
 
   /** Whether {@code file} is main source that the check reads. */

@@ -3,25 +3,14 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The checker on planted trees, and then on this checkout, which must have nothing to report. */
-class LibraryInternalsTest {
-  @TempDir Path tree;
-
-  private void write(String file, String text) throws IOException {
-    Path p = tree.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
-  }
-
-  private List<String> findings() {
-    return LibraryInternals.scan(tree).stream().map(Object::toString).collect(Collectors.toList());
+class LibraryInternalsTest extends PlantedTreeTest {
+  LibraryInternalsTest() {
+    super(LibraryInternals::scan);
   }
 
   @Test
@@ -71,7 +60,7 @@ class LibraryInternalsTest {
 
   @Test
   void checkout_usesNoLibraryInternalsOutsideItsCompatPackages() {
-    List<LibraryInternals.Finding> found = LibraryInternals.scan(SourceTree.root());
+    List<Finding> found = LibraryInternals.scan(SourceTree.root());
 
     assertThat(found)
         .as("Use the library's public API, or move the use into that library's compat package (for example "

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.sun.net.httpserver.HttpServer;
 import io.busload.dashboard.coordinator.CoordinatorClient;
+import io.busload.testsupport.Ports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,11 +84,8 @@ class FleetViewWarmUpTest {
   }
 
   @Test
-  void warmUp_coordinatorUnreachable_endsWithoutThrowing() throws IOException {
-    int closed;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closed = socket.getLocalPort();
-    }
+  void warmUp_coordinatorUnreachable_endsWithoutThrowing() {
+    int closed = Ports.free();
     CoordinatorClient client = new CoordinatorClient("http://127.0.0.1:" + closed);
 
     assertThatCode(() -> FleetView.warmUp(client, 3)).doesNotThrowAnyException();

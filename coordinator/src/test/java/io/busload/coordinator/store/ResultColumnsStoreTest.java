@@ -7,6 +7,7 @@ import io.busload.coordinator.TestDatabase;
 import io.busload.protocol.CacheResidency;
 import io.busload.protocol.Clocks;
 import io.busload.protocol.DeviceInfo;
+import io.busload.protocol.Energy;
 import io.busload.protocol.KernelResult;
 import io.busload.protocol.ResultStatus;
 import io.busload.protocol.Sampling;
@@ -23,8 +24,11 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A result's status and sampling in the columns V7 added, and V7's status for results stored before it. */
-class ResultSamplingStoreTest {
+/**
+ * A result's typed columns, NULL and never 0 where a field was not read, beside its stored JSON: status and sampling
+ * (V7, with V7's status for results stored before it) and what a case drew (V13).
+ */
+class ResultColumnsStoreTest {
   private static final DeviceInfo GPU = Fixtures.gpu("h1", 0);
 
   @RegisterExtension final OpenDatabase database = new OpenDatabase();
@@ -64,6 +68,35 @@ class ResultSamplingStoreTest {
         + "'"));
     assertThat(json.getJsonObject("sampling").getJsonObject("clocks").getInteger("throttledSamplesDropped"))
         .isEqualTo(3);
+  }
+
+  @Test
+  void insertResults_withAndWithoutEnergy_columnsHoldTheTypedFieldsOrNull() throws Exception {
+    KernelResult read = Fixtures.result("s1", "r1", "a1", GPU, 4, true, Instant.now())
+        .withEnergy(new Energy(331.8, 316.2, 76.2, 1.049, 9104, 10));
+    KernelResult notRead = Fixtures.result("s1", "r1", "a1", GPU, 8, true, Instant.now());
+
+    store.insertResults(List.of(read, notRead), Instant.now());
+
+    try (Connection c = database.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT energy_joules, energy_average_watts, energy_idle_watts,"
+            + " energy_window_seconds, energy_launches, energy_counter_steps FROM results WHERE id = '" + read.id()
+            + "'")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(List.of(rs.getDouble(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4)))
+          .containsExactly(331.8, 316.2, 76.2, 1.049);
+      assertThat(rs.getLong(5)).isEqualTo(9104L);
+      assertThat(rs.getInt(6)).isEqualTo(10);
+    }
+    assertThat(database.text("SELECT coalesce(energy_joules::text, 'null') || ' '"
+        + " || coalesce(energy_average_watts::text, 'null') || ' ' || coalesce(energy_launches::text, 'null')"
+        + " FROM results WHERE id = '" + notRead.id() + "'")).isEqualTo("null null null");
+    JsonObject json = new JsonObject(database.resultJson("SELECT result_json FROM results WHERE id = '" + read.id()
+        + "'"));
+    assertThat(json.getJsonObject("energy").getDouble("joules")).isEqualTo(331.8);
+    JsonObject none = new JsonObject(database.resultJson("SELECT result_json FROM results WHERE id = '"
+        + notRead.id() + "'"));
+    assertThat(none.containsKey("energy")).isFalse();
   }
 
   /** Results stored by V6 get the status their fields imply, as ResultStatus.legacy derives it in Java. */

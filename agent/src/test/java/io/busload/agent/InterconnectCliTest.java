@@ -18,8 +18,8 @@ class InterconnectCliTest extends InProcessCli {
       "h2d-ce-pageable", "d2h-ce-pageable", "bidir-ce-pageable", "h2d-sm-mapped", "d2h-sm-mapped", "bidir-sm-mapped");
 
   /**
-   * What these tests check is the results' kernels, sizes and skips, not the CPU's timings: each case samples for at most 0.2 s
-   * instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
+   * What these tests check is the results' kernels, sizes and skips, not the CPU's timings: each case samples for at
+   * most 0.2 s instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
    */
   @AutoClose static SystemProperty timeCap;
 

@@ -65,8 +65,8 @@ class FleetAcceptanceOnCpuTest {
   private String standaloneCsv;
 
   /**
-   * What these tests check is the fleet's bookkeeping (see above), not the CPU's timings: each case samples for at most 0.2 s
-   * instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
+   * What these tests check is the fleet's bookkeeping (see above), not the CPU's timings: each case samples for at
+   * most 0.2 s instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
    */
   @AutoClose private SystemProperty timeCap;
 

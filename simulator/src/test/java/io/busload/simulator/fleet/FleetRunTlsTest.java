@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.busload.agent.cluster.BridgeLink;
 import io.busload.agent.cluster.BridgeSettings;
+import io.busload.coordinator.Coordinator;
+import io.busload.coordinator.CoordinatorSettings;
+import io.busload.coordinator.store.DatabaseSettings;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
 import io.busload.protocol.AgentHello;
+import io.busload.protocol.JsonCodec;
 import io.busload.protocol.Protocol;
 import io.busload.protocol.bridge.BridgeClient;
+import io.busload.protocol.cluster.ClusterSettings;
+import io.busload.protocol.cluster.FleetTls;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.Ports;
 import io.vertx.core.Context;
@@ -18,6 +24,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClientOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +36,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code simulate fleet --transport bridge} with mutual TLS, as real agents connect: a real coordinator
  * process (embedded PostgreSQL) with the fleet certificate the simulator issued, and virtual agents each with a
- * certificate of its own. Kept small (a few agents, seconds of steady) so that it runs with the build.
+ * certificate of its own. Kept small (a few agents, seconds of steady) so that it runs with the build. A hello under
+ * another agent's certificate is refused by a coordinator in the test's own JVM, with the certificates the simulator
+ * issued.
  */
 class FleetRunTlsTest {
   @TempDir Path dir;
@@ -83,13 +96,23 @@ class FleetRunTlsTest {
     Path run = dir.resolve("refused");
     Files.createDirectories(run);
     FleetRun.IssuedFleet fleet = FleetRun.issue(2, run.resolve("tls"));
-    int bridgePort = Ports.free();
+    // The bridge's check of an agent's name against its certificate, with the certificates the simulator issued, in
+    // a coordinator in this JVM: the coordinator process the simulator starts is the other test's.
+    ClusterSettings cluster = new ClusterSettings("busload-sim-refused-" + UUID.randomUUID(), "127.0.0.1", null,
+        Ports.free(), 0, List.of("127.0.0.1"), ClusterSettings.COORDINATOR)
+        .withTls(FleetTls.inDirectory(fleet.coordinatorDir()));
+    Vertx coordinatorVertx = Vertx.vertx();
     Vertx vertx = Vertx.vertx();
-    try (CoordinatorProcess coordinator = CoordinatorProcess.start(run, "busload-sim-refused-" + bridgePort,
-        Ports.free(), Ports.free(), bridgePort, fleet.coordinatorDir(), "256m")) {
+    Coordinator coordinator = null;
+    try {
+      // Its first API token goes to a file, as the process's does: nothing needs it, and the log need not show it.
+      Path data = run.resolve("coordinator-data");
+      coordinator = Coordinator.deploy(coordinatorVertx, new CoordinatorSettings(data, "127.0.0.1", 0, cluster,
+          DatabaseSettings.EMBEDDED, data.resolve(CoordinatorSettings.API_TOKENS_FILE_NAME), run.resolve("api-token"))
+          .withBridgePort(0)).await(180, TimeUnit.SECONDS);
       // sim-0000 connects with sim-0001's certificate and key.
       BridgeLink link = new BridgeLink(new BridgeClient(vertx,
-          List.of(new BridgeClient.Endpoint("127.0.0.1", bridgePort)),
+          List.of(new BridgeClient.Endpoint("127.0.0.1", coordinator.bridgePort())),
           new WebSocketClientOptions(fleet.agents().get("sim-0001")), BridgeSettings.PING));
       // The client lives on one context, as in an agent.
       Context context = vertx.getOrCreateContext();
@@ -104,13 +127,21 @@ class FleetRunTlsTest {
 
       assertThat(ack.ok()).isFalse();
       assertThat(ack.reason()).contains("agentId 'sim-0000'").contains("certificate name 'sim-0001'");
+      HttpResponse<String> agents = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + coordinator.httpPort() + "/api/agents")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(agents.statusCode()).as(agents.body()).isEqualTo(200);
       List<String> listed = new ArrayList<>();
-      for (JsonNode agent : coordinator.get("/api/agents")) {
+      for (JsonNode agent : JsonCodec.MAPPER.readTree(agents.body())) {
         listed.add(agent.path("agentId").asText());
       }
       assertThat(listed).doesNotContain("sim-0000");
     } finally {
       vertx.close().await(30, TimeUnit.SECONDS);
+      if (coordinator != null) {
+        coordinator.stop().await(30, TimeUnit.SECONDS);
+      }
+      coordinatorVertx.close().await(30, TimeUnit.SECONDS);
     }
   }
 }

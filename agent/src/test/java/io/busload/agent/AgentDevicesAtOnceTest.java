@@ -1,5 +1,7 @@
 package io.busload.agent;
 
+import io.busload.testsupport.SystemProperty;
+import org.junit.jupiter.api.BeforeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.cluster.AgentConfig;
@@ -33,6 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
  * each result names the other device when it measured meanwhile. Two CPU devices stand in for two GPUs.
  */
 class AgentDevicesAtOnceTest {
+  /**
+   * What these tests check is which device each result names, not the CPU's timings: each case samples for at most 0.2 s instead of
+   * 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
+   */
+  @AutoClose static SystemProperty timeCap;
+
+  @BeforeAll
+  static void shortTimeCap() {
+    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
+  }
+
   private static final String AGENT_ID = "two-device-agent-" + UUID.randomUUID();
 
   @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-agent-two-devices");

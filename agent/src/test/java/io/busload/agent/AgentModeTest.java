@@ -1,5 +1,7 @@
 package io.busload.agent;
 
+import io.busload.testsupport.SystemProperty;
+import org.junit.jupiter.api.BeforeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.cluster.AgentConfig;
@@ -34,6 +36,17 @@ import org.junit.jupiter.api.Test;
  * data member with a unique cluster name), the agent serves its CPU device.
  */
 class AgentModeTest {
+  /**
+   * What these tests check is the agent's run protocol, not the CPU's timings: each case samples for at most 0.2 s instead of
+   * 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
+   */
+  @AutoClose static SystemProperty timeCap;
+
+  @BeforeAll
+  static void shortTimeCap() {
+    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
+  }
+
   private static final String AGENT_ID = "test-agent-" + UUID.randomUUID();
 
   @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-agent-test");

@@ -1,12 +1,11 @@
 package io.busload.agent;
 
-import io.busload.testsupport.SystemProperty;
-import org.junit.jupiter.api.BeforeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.cluster.AgentConfig;
 import io.busload.agent.cluster.AgentVerticle;
 import io.busload.agent.cpu.CpuDevice;
+import io.busload.agent.cpu.ShortCpuCases;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -28,24 +27,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An agent with two devices runs one worker per device, so runs sent to both at once go on at once, and
  * each result names the other device when it measured meanwhile. Two CPU devices stand in for two GPUs.
  */
+@ExtendWith(ShortCpuCases.class)
 class AgentDevicesAtOnceTest {
-  /**
-   * What these tests check is which device each result names, not the CPU's timings: each case samples for at most 0.2 s instead of
-   * 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
-   */
-  @AutoClose static SystemProperty timeCap;
-
-  @BeforeAll
-  static void shortTimeCap() {
-    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
-  }
-
   private static final String AGENT_ID = "two-device-agent-" + UUID.randomUUID();
 
   @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-agent-two-devices");

@@ -1,12 +1,11 @@
 package io.busload.agent;
 
-import io.busload.testsupport.SystemProperty;
-import org.junit.jupiter.api.BeforeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.cluster.AgentConfig;
 import io.busload.agent.cluster.AgentVerticle;
 import io.busload.agent.cpu.CpuDevice;
+import io.busload.agent.cpu.ShortCpuCases;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -30,23 +29,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Agent mode over a real clustered event bus on loopback: this test is the coordinator side (a Hazelcast
  * data member with a unique cluster name), the agent serves its CPU device.
  */
+@ExtendWith(ShortCpuCases.class)
 class AgentModeTest {
-  /**
-   * What these tests check is the agent's run protocol, not the CPU's timings: each case samples for at most 0.2 s instead of
-   * 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
-   */
-  @AutoClose static SystemProperty timeCap;
-
-  @BeforeAll
-  static void shortTimeCap() {
-    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
-  }
-
   private static final String AGENT_ID = "test-agent-" + UUID.randomUUID();
 
   @AutoClose private final LoopbackCluster cluster = new LoopbackCluster("busload-agent-test");

@@ -1,32 +1,20 @@
 package io.busload.agent;
 
-import io.busload.agent.cpu.CpuDevice;
-import io.busload.testsupport.SystemProperty;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.busload.agent.cpu.ShortCpuCases;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The command line in-process, on tiny sizes on the CPU (no GPU needed). */
+@ExtendWith(ShortCpuCases.class)
 class CliTest extends InProcessCli {
-  /**
-   * What these tests check is what the command prints and exits with, not the CPU's timings: each case samples for at most 0.2 s instead of
-   * 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
-   */
-  @AutoClose static SystemProperty timeCap;
-
-  @BeforeAll
-  static void shortTimeCap() {
-    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
-  }
-
   @Test
   void runStride_cpuTinyJson_allNineRowsValid() throws Exception {
     int exit = run("run", "--suite", "stride", "--device", "cpu", "--format", "json", "--option", "elements=4096");

@@ -3,30 +3,18 @@ package io.busload.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.busload.agent.cpu.CpuDevice;
+import io.busload.agent.cpu.ShortCpuCases;
 import io.busload.protocol.JsonCodec;
 import io.busload.protocol.KernelResult;
-import io.busload.testsupport.SystemProperty;
 import java.util.List;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The interconnect suite on the CPU backend: host memory copies between threads, and no GPU pair. */
+@ExtendWith(ShortCpuCases.class)
 class InterconnectCliTest extends InProcessCli {
   private static final List<String> HOST_KERNELS = List.of("h2d-ce-pinned", "d2h-ce-pinned", "bidir-ce-pinned",
       "h2d-ce-pageable", "d2h-ce-pageable", "bidir-ce-pageable", "h2d-sm-mapped", "d2h-sm-mapped", "bidir-sm-mapped");
-
-  /**
-   * What these tests check is the results' kernels, sizes and skips, not the CPU's timings: each case samples for at
-   * most 0.2 s instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
-   */
-  @AutoClose static SystemProperty timeCap;
-
-  @BeforeAll
-  static void shortTimeCap() {
-    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
-  }
 
   @Test
   void runInterconnect_cpuTwoSizes_hostLinksValidPairsSkippedAsNoPair() throws Exception {

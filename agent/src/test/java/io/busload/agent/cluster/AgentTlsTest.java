@@ -6,7 +6,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import io.busload.agent.cpu.CpuDevice;
-import io.busload.protocol.compat.vertx.VertxInternals;
+import io.busload.agent.cpu.ShortCpuCases;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -18,11 +18,11 @@ import io.busload.protocol.RunRequest;
 import io.busload.protocol.RunStatus;
 import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.protocol.cluster.FleetTls;
+import io.busload.protocol.compat.vertx.VertxInternals;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.FleetCerts;
 import io.busload.testsupport.LogCapture;
 import io.busload.testsupport.LoopbackCluster;
-import io.busload.testsupport.SystemProperty;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -45,12 +45,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The event bus's security from the agent's side: the real verticle, its outbox and its delivery, on a real cluster on
  * loopback with a member that acks every result it gets. An outbox file may go only when the coordinator acked.
  */
+@ExtendWith(ShortCpuCases.class)
 class AgentTlsTest {
   private static final Path WORK = Path.of("target", "agent-tls");
   private static Path fleet;
@@ -59,15 +61,8 @@ class AgentTlsTest {
 
   @TempDir Path outbox;
 
-  /**
-   * What these tests check is the delivery's bookkeeping, not the CPU's timings: each case samples for at most 0.2 s
-   * instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
-   */
-  @AutoClose private static SystemProperty timeCap;
-
   @BeforeAll
   static void issueCertificates() throws Exception {
-    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
     Files.createDirectories(WORK);
     Path dir = Files.createTempDirectory(WORK, "run-");
     fleet = FleetCerts.issue(dir.resolve("fleet"), "--coordinator", "c1@127.0.0.1", "--agent", "a1@127.0.0.1");

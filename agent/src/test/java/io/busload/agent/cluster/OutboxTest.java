@@ -3,6 +3,7 @@ package io.busload.agent.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.busload.agent.cpu.CpuDevice;
+import io.busload.agent.cpu.ShortCpuCases;
 import io.busload.kernels.Fatbin;
 import io.busload.protocol.Ack;
 import io.busload.protocol.Addresses;
@@ -15,7 +16,6 @@ import io.busload.protocol.cluster.ClusterSettings;
 import io.busload.testsupport.Await;
 import io.busload.testsupport.LogCapture;
 import io.busload.testsupport.LoopbackCluster;
-import io.busload.testsupport.SystemProperty;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * coordinator's consumers (a Hazelcast data member with a unique cluster name); the agent is the real
  * verticle serving its CPU device.
  */
+@ExtendWith(ShortCpuCases.class)
 class OutboxTest {
   @AutoClose private static final LoopbackCluster CLUSTER = new LoopbackCluster("busload-outbox-test");
   private static Vertx coordinator;
@@ -59,15 +61,8 @@ class OutboxTest {
   @TempDir Path outbox;
   private String deployment;
 
-  /**
-   * What these tests check is the outbox's bookkeeping, not the CPU's timings: each case samples for at most 0.2 s
-   * instead of 1 s (on a shared machine the spread rarely settles, so every case runs to the cap).
-   */
-  @AutoClose private static SystemProperty timeCap;
-
   @BeforeAll
   static void cluster() throws Exception {
-    timeCap = SystemProperty.set(CpuDevice.TIME_CAP_PROPERTY, "0.2");
     coordinator = CLUSTER.join(ClusterSettings.COORDINATOR);
     coordinator.eventBus().<io.busload.protocol.AgentHello>consumer(Addresses.AGENT_HELLO,
         m -> m.reply(Ack.ok(m.body().agentId()))).completion().await(10, TimeUnit.SECONDS);

@@ -25,7 +25,7 @@ final class DesignCitations {
   static List<String> broken(Path root) {
     List<String> broken = new ArrayList<>();
     for (String file : SourceTree.textFiles(root)) {
-      if (!HistoryMentions.checked(root, file, HistoryMentions.keptSources(root))) {
+      if (!HistoryMentions.checked(file)) {
         continue;
       }
       List<String> lines = SourceTree.lines(root.resolve(file));

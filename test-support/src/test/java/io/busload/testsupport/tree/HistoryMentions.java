@@ -1,16 +1,8 @@
 package io.busload.testsupport.tree;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,10 +17,6 @@ import java.util.regex.Pattern;
  *   <li>{@code docs/results/}: dated records of what was measured when; their history is their content.
  *   <li>Flyway migrations ({@code db/migration/V*.sql}): Flyway checksums each applied file, comments included,
  *       so editing one fails validation on every database that applied it.
- *   <li>A kernel source ({@code kernels/src/main/cuda/*.cu}) while it is byte for byte the file the kept fatbin
- *       was built from (its SHA-256 in {@code kernels/src/main/fatbin/busload.fatbin.inputs}): changing a comment
- *       there means building and keeping the fatbin again with nvcc ({@code ./busload fatbin}). The first edit of
- *       such a file for any reason ends its exemption, so its mentions go with the next kept fatbin.
  * </ul>
  * This class's own source does not match: every pattern below is written so that its text is not an instance of
  * itself (a character class or an escaped dot breaks the literal), so no exclusion for the checker is needed.
@@ -49,52 +37,16 @@ final class HistoryMentions {
 
   private HistoryMentions() {}
 
-  static final String KERNEL_SOURCES = "kernels/src/main/cuda/";
-  static final String KEPT_INPUTS = "kernels/src/main/fatbin/busload.fatbin.inputs";
-
   /** Whether {@code file} (relative, '/' separators) is checked at all; see the class comment for what is not. */
-  static boolean checked(Path root, String file, Map<String, String> keptSources) {
-    if (file.startsWith("docs/results/") || MIGRATION.matcher(file).matches()) {
-      return false;
-    }
-    if (file.startsWith(KERNEL_SOURCES)) {
-      String kept = keptSources.get(file.substring(KERNEL_SOURCES.length()));
-      return kept == null || !kept.equals(sha256(root.resolve(file)));
-    }
-    return true;
-  }
-
-  /** The kept fatbin's sources, name to SHA-256, from its inputs file; empty where there is none. */
-  static Map<String, String> keptSources(Path root) {
-    Path inputs = root.resolve(KEPT_INPUTS);
-    Map<String, String> sources = new HashMap<>();
-    if (Files.isRegularFile(inputs)) {
-      for (String line : SourceTree.lines(inputs)) {
-        String[] f = line.strip().split(" ");
-        if (f.length == 3 && f[0].equals("source")) {
-          sources.put(f[1], f[2]);
-        }
-      }
-    }
-    return sources;
-  }
-
-  private static String sha256(Path file) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+  static boolean checked(String file) {
+    return !file.startsWith("docs/results/") && !MIGRATION.matcher(file).matches();
   }
 
   /** Every finding in the text files under {@code root}, in file and line order. */
   static List<Finding> scan(Path root) {
     List<Finding> findings = new ArrayList<>();
-    Map<String, String> keptSources = keptSources(root);
     for (String file : SourceTree.textFiles(root)) {
-      if (!checked(root, file, keptSources)) {
+      if (!checked(file)) {
         continue;
       }
       List<String> lines = SourceTree.lines(root.resolve(file));

@@ -3,10 +3,6 @@ package io.busload.testsupport.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -89,28 +85,6 @@ class HistoryMentionsTest extends PlantedTreeTest {
     // The same text in a file that is checked is found, so the exclusions above are what kept it out.
     write("coordinator/src/main/resources/db/other.sql", "-- " + mention);
     assertThat(findings()).containsExactly("coordinator/src/main/resources/db/other.sql:1: -- " + mention.strip());
-  }
-
-  @Test
-  void scan_kernelSourceAsTheKeptFatbinWasBuiltFrom_notListedUntilItChanges() throws IOException {
-    String source = "// Copy families (" + ISSUE + " 3): offset copy\n__global__ void k() {}\n";
-    write("kernels/src/main/cuda/copy.cu", source);
-    String sha = HexFormat.of().formatHex(sha256(source));
-    write("kernels/src/main/fatbin/busload.fatbin.inputs", "# what it was built from\nsource copy.cu " + sha + "\n");
-
-    assertThat(findings()).isEmpty();
-    // Any edit ends the exemption: the fatbin has to be kept again anyway, and the mention goes with it.
-    write("kernels/src/main/cuda/copy.cu", source + "// a new kernel\n");
-    assertThat(findings())
-        .containsExactly("kernels/src/main/cuda/copy.cu:1: // Copy families (" + ISSUE + " 3): offset copy");
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test

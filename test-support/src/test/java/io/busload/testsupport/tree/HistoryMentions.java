@@ -1,7 +1,6 @@
 package io.busload.testsupport.tree;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,21 +43,11 @@ final class HistoryMentions {
 
   /** Every finding in the text files under {@code root}, in file and line order. */
   static List<Finding> scan(Path root) {
-    List<Finding> findings = new ArrayList<>();
-    for (String file : SourceTree.textFiles(root)) {
-      if (!checked(file)) {
-        continue;
-      }
-      List<String> lines = SourceTree.lines(root.resolve(file));
-      for (int i = 0; i < lines.size(); i++) {
-        String line = lines.get(i);
-        boolean split = i + 1 < lines.size() && find(ISSUE_AT_END, line) && find(NUMBER_AT_START, lines.get(i + 1));
-        if (find(ISSUE_NUMBER, line) || find(OUTSIDE_CITATION, line) || split) {
-          findings.add(new Finding(file, i + 1, line));
-        }
-      }
-    }
-    return findings;
+    return Finding.scan(root, HistoryMentions::checked, (lines, i) -> {
+      String line = lines.get(i);
+      boolean split = i + 1 < lines.size() && find(ISSUE_AT_END, line) && find(NUMBER_AT_START, lines.get(i + 1));
+      return find(ISSUE_NUMBER, line) || find(OUTSIDE_CITATION, line) || split;
+    });
   }
 
   private static boolean find(Pattern p, String line) {

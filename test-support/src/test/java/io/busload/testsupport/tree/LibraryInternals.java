@@ -1,7 +1,6 @@
 package io.busload.testsupport.tree;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -30,24 +29,14 @@ final class LibraryInternals {
   }
 
   static List<Finding> scan(Path root) {
-    List<Finding> findings = new ArrayList<>();
-    for (String file : SourceTree.textFiles(root)) {
-      if (!checked(file)) {
-        continue;
+    return Finding.scan(root, LibraryInternals::checked, (lines, i) -> {
+      String line = lines.get(i);
+      String code = line.strip();
+      if (code.startsWith("*") || code.startsWith("//") || code.startsWith("/*") || code.startsWith("#")) {
+        return false; // a comment may name what the code does not do
       }
-      List<String> lines = SourceTree.lines(root.resolve(file));
-      for (int i = 0; i < lines.size(); i++) {
-        String line = lines.get(i);
-        String code = line.strip();
-        if (code.startsWith("*") || code.startsWith("//") || code.startsWith("/*") || code.startsWith("#")) {
-          continue; // a comment may name what the code does not do
-        }
-        if (REFLECTION.matcher(line).find() || INTERNAL_PACKAGE.matcher(line).find()
-            || VAADIN_PROTOCOL.matcher(line).find()) {
-          findings.add(new Finding(file, i + 1, line));
-        }
-      }
-    }
-    return findings;
+      return REFLECTION.matcher(line).find() || INTERNAL_PACKAGE.matcher(line).find()
+          || VAADIN_PROTOCOL.matcher(line).find();
+    });
   }
 }
